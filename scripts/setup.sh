@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs whatever Debian packages perfgate needs that are missing, then configures and
+# builds. Idempotent: apt-get runs only when something is missing. Used by both README
+# commands and by .ci/run (through scripts/test.sh).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+packages=(
+  build-essential cmake pkg-config git
+  libboost-dev libboost-filesystem-dev        # Boost.Process (v1), Asio, Beast
+  libcli11-dev nlohmann-json3-dev             # CLI, JSON
+  libxxhash-dev libssl-dev zlib1g-dev         # digests, gzip
+  libpq-dev postgresql                        # PostgreSQL scenarios: libpq + a server to run throwaway clusters
+  libsqlite3-dev sqlite3                      # SQLite scenarios and history
+  libargon2-dev                               # auth_herd
+  libgtest-dev libgmock-dev libbenchmark-dev  # unit tests, microbenchmarks
+  python3 python3-matplotlib python3-numpy python3-pytest python3-jsonschema  # reports, e2e tests
+  wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+build="${PERFGATE_BUILD_DIR:-$root/build}"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${PERFGATE_BUILD_TYPE:-Release}" >/dev/null
+cmake --build "$build" -j"$(nproc)"
