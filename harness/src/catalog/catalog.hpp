@@ -1,0 +1,23 @@
+// The catalog: a folder of scenario folders, each with a scenario.json. The bundled one is
+// found relative to the executable (bin/perfgate → share/perfgate/scenarios), in the build
+// tree and after `cmake --install` alike.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "catalog/manifest.hpp"
+
+namespace perfgate::catalog {
+
+fs::path executable_dir();
+fs::path share_dir();  // <prefix>/share/perfgate
+fs::path bundled_catalog_dir();
+
+std::vector<Manifest> load_catalog(const fs::path& dir);
+
+// Throws UsageError listing the known names when `name` is not in the catalog.
+const Manifest& find_scenario(const std::vector<Manifest>& catalog, const std::string& name);
+
+}  // namespace perfgate::catalog

@@ -1,0 +1,62 @@
+// Manifests: valid ones parse with their defaults; every malformed field is named.
+#include <gtest/gtest.h>
+
+#include "catalog/manifest.hpp"
+#include "common/errors.hpp"
+
+using namespace perfgate;
+using catalog::json;
+
+namespace {
+json good() {
+  return json::parse(R"({"name": "demo", "program": "demo", "primary_metric": "wall_ms",
+    "variants": [{"name": "sweep-1", "sweep": {"k": 1}}, {"name": "after"}, {"name": "before"}],
+    "profiles": {"quick": {"params": {"n": 1}, "min_rounds": 4}, "full": {}}})");
+}
+std::string error_of(const json& doc) {
+  try {
+    catalog::parse_manifest(doc, "/x/demo/scenario.json");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Manifest, DefaultsAndOrder) {
+  auto m = catalog::parse_manifest(good(), "/x/demo/scenario.json");
+  EXPECT_EQ(m.kind, "batch");
+  EXPECT_EQ(m.policy, "improve");
+  EXPECT_EQ(m.fixture_kind, "none");
+  ASSERT_EQ(m.variants.size(), 3u);
+  EXPECT_EQ(m.variants[0].name, "before");
+  EXPECT_EQ(m.variants[1].name, "after");
+  EXPECT_FALSE(m.variants[0].compare_to.has_value());
+  EXPECT_EQ(*m.variants[1].compare_to, "before");
+  EXPECT_EQ(*m.variants[2].compare_to, "before");
+  EXPECT_TRUE(m.variants[1].gated());
+  EXPECT_FALSE(m.variants[2].gated());
+  EXPECT_EQ(*m.profiles.at("quick").min_rounds, 4);
+  EXPECT_EQ(m.dir, "/x/demo");
+}
+
+TEST(Manifest, ErrorsNameTheFileAndField) {
+  auto j = good();
+  j.erase("primary_metric");
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: primary_metric: missing (a string)");
+  j = good();
+  j["variants"][1]["args"] = "not an array";
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: variants[1].args: must be an array of strings");
+  j = good();
+  j["profiles"]["quick"]["min_rounds"] = -1;
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: profiles.quick.min_rounds: must be a non-negative integer");
+  j = good();
+  j["variants"][0]["compare_to"] = "nobody";
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: variants[0].compare_to: no variant named 'nobody'");
+  j = good();
+  j["fixture"] = {{"kind", "mongo"}};
+  EXPECT_NE(error_of(j).find("fixture.kind: 'mongo' is not one of none, files, sqlite, postgres"), std::string::npos);
+  j = good();
+  j["name"] = "bad name";
+  EXPECT_NE(error_of(j).find("name: 'bad name' must be letters"), std::string::npos);
+}

@@ -1,0 +1,67 @@
+// A scenario manifest (scenario.json), read and validated. Every problem is a UsageError
+// naming the file and the field, so a malformed manifest exits 2 with a message a user can act on.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate::catalog {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+struct Variant {
+  std::string name, label;
+  std::vector<std::string> args;
+  std::optional<std::string> compare_to;  // the variant this one is compared with; none for a reference
+  json sweep;                             // sweep coordinates (buffer size, capacity, ...) or null
+  std::string workload;                   // service scenarios: which workload drives it
+  std::vector<std::string> profiles;      // empty: every profile
+  std::string equivalence;                // "" = digest; else an `extra` field compared instead
+  bool gated() const { return name == "before" || name == "after"; }
+  bool in_profile(const std::string& p) const;
+};
+
+struct Claim {
+  std::string metric;
+  double factor = 1;
+  std::vector<std::string> profiles;  // empty: every profile
+  std::string text;
+};
+
+struct Profile {
+  json params = json::object();
+  json load = json::object();  // service scenarios: connections, duration_s, warmup_s, ...
+  std::optional<int> min_rounds, max_rounds, warmup;
+  std::optional<double> max_time_s, timeout_s;
+};
+
+struct Manifest {
+  fs::path file, dir;
+  std::string name, title, source, summary;
+  std::string kind = "batch";  // batch | service
+  std::string program;
+  std::string fixture_kind = "none";  // none | files | sqlite | postgres
+  int fixture_version = 1;
+  std::string policy = "improve";
+  std::string primary_metric;
+  std::string cpus = "1";  // a count or "all"
+  std::vector<Variant> variants;
+  std::vector<Claim> claims;
+  json anchors = json::array();
+  std::map<std::string, Profile> profiles;
+  json service = json::object();
+  json workloads = json::object();
+
+  const Variant& variant(const std::string& name) const;
+  std::vector<std::string> profile_names() const;
+};
+
+Manifest parse_manifest(const json& doc, const fs::path& file);
+Manifest load_manifest(const fs::path& file);
+
+}  // namespace perfgate::catalog

@@ -1,0 +1,24 @@
+// One function per command; each registers its options and its callback on the app.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+#include "plan/options.hpp"
+
+namespace perfgate::cli {
+
+void add_list_command(CLI::App& app);
+void add_run_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_ab_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_report_command(CLI::App& app);
+
+// The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
+void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);
+
+// The exit code the command's callback decided (callbacks cannot return one through CLI11).
+int exit_code();
+void set_exit_code(int code);
+
+}  // namespace perfgate::cli

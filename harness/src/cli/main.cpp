@@ -1,0 +1,36 @@
+// perfgate: is AFTER better than BEFORE, doing the same work? Commands and their options;
+// every error is caught here, once, and mapped to DESIGN.md's exit codes.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+
+int main(int argc, char** argv) {
+  using namespace perfgate;
+  CLI::App app{
+      "perfgate — paired BEFORE/AFTER benchmarks with equivalence gates and honest statistics.\n\n"
+      "Exit codes: 0 every gate passed; 1 a performance gate failed; 2 bad usage or input;\n"
+      "3 an equivalence gate failed (BEFORE and AFTER did different work); 4 the run could not be\n"
+      "made (crash, timeout); 130 interrupted (results hold the completed rounds)."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", PERFGATE_VERSION);
+  std::vector<std::string> args(argv, argv + argc);
+  cli::add_list_command(app);
+  cli::add_run_command(app, args);
+  cli::add_ab_command(app, args);
+  cli::add_report_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitUsage;
+  } catch (const Error& e) {
+    std::cerr << "perfgate: " << e.what() << "\n";
+    return e.code();
+  } catch (const std::exception& e) {
+    std::cerr << "perfgate: " << e.what() << "\n";
+    return kExitRun;
+  }
+  return cli::exit_code();
+}

@@ -1,0 +1,407 @@
+#include "cli/pipeline.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cache/fixture_cache.hpp"
+#include "catalog/catalog.hpp"
+#include "cli/progress.hpp"
+#include "cli/verdict_table.hpp"
+#include "common/errors.hpp"
+#include "perfgate/percentile.hpp"
+#include "common/files.hpp"
+#include "common/interrupt.hpp"
+#include "gate/equivalence.hpp"
+#include "gate/policy.hpp"
+#include "measure/host.hpp"
+#include "run/batch_runner.hpp"
+#include "stats/scenario_stats.hpp"
+#include "store/results_file.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+using json = nlohmann::json;
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-./=:,+@%") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string join_command(const std::vector<std::string>& argv) {
+  std::string out;
+  for (const auto& a : argv) out += (out.empty() ? "" : " ") + shell_quote(a);
+  return out;
+}
+
+json git_info() {
+  const std::string source = PERFGATE_SOURCE_DIR;
+  auto run = [&](const std::string& cmd) {
+    std::string out;
+    if (FILE* p = ::popen(("git -C " + shell_quote(source) + " " + cmd + " 2>/dev/null").c_str(), "r")) {
+      char buf[512];
+      while (std::fgets(buf, sizeof buf, p)) out += buf;
+      ::pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+  };
+  std::string commit = run("rev-parse HEAD");
+  bool dirty = !run("status --porcelain --untracked-files=no").empty();
+  return {{"commit", commit.empty() ? "unknown" : commit}, {"dirty", dirty}, {"source", source}};
+}
+
+std::string run_id() {
+  std::ostringstream ss;
+  ss << store::now_iso8601() << "-" << ::getpid();
+  return ss.str();
+}
+
+// The work of one scenario, in the order of the data flow.
+struct ScenarioRun {
+  ScenarioRun(const plan::ScenarioPlan& sp_, const plan::RunPlan& rp_, Progress& progress_, const TempDir& run_dir_,
+              int index_, int count_)
+      : sp(sp_), rp(rp_), progress(progress_), run_dir(run_dir_), index(index_), count(count_) {}
+  const plan::ScenarioPlan& sp;
+  const plan::RunPlan& rp;
+  Progress& progress;
+  const TempDir& run_dir;
+  int index, count;
+
+  json doc;
+  run::BatchOutcome outcome;
+  std::vector<stats::Comparison> comparisons;
+  std::optional<fixtures::FixtureInfo> fixture;
+  std::string error_message;
+  int exit_code = kExitOk;
+
+  json variants_json() const {
+    json out = json::array();
+    for (const auto& v : sp.variants)
+      out.push_back({{"name", v.name}, {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
+                     {"sweep", v.sweep}, {"gated", v.gated()}});
+    return out;
+  }
+
+  std::vector<run::VariantCommand> commands() const {
+    std::vector<run::VariantCommand> out;
+    for (const auto& v : sp.variants) {
+      run::VariantCommand c;
+      c.name = v.name;
+      if (sp.ab) {
+        c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
+        c.digest_stdout = true;
+      } else {
+        c.argv = {sp.program, "run", "--variant", v.name, "--profile", sp.profile, "--fixture",
+                  fixture ? fixture->location : "", "--params", sp.params.dump()};
+        c.argv.insert(c.argv.end(), v.args.begin(), v.args.end());
+      }
+      if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
+        c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  std::vector<stats::VariantPair> pairs() const {
+    std::vector<stats::VariantPair> out;
+    for (const auto& v : sp.variants)
+      if (v.compare_to) out.push_back({v.name, *v.compare_to, v.name == "after" && *v.compare_to == "before"});
+    return out;
+  }
+
+  // At a look: stop when every gated metric is decided — significant at the per-look level
+  // (Bonferroni over the run's gated comparisons, the first step of Holm) and outside the
+  // band — or clearly inside the band.
+  bool clear_at_look(const std::vector<run::Sample>& measured) const {
+    auto cs = stats::compare_samples(measured, {{"after", "before", true}}, sp.gated_metrics, rp.seed);
+    const double threshold = rp.alpha_per_look / std::max(1, rp.gated_total);
+    std::size_t decided = 0;
+    for (const auto& c : cs) {
+      if (!c.gated) continue;
+      const bool outside = c.r.ci.hi < 1 - rp.noise || c.r.ci.lo > 1 + rp.noise;
+      const bool inside = c.r.ci.lo >= 1 - rp.noise && c.r.ci.hi <= 1 + rp.noise;
+      if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
+    }
+    return decided == sp.gated_metrics.size();
+  }
+
+  std::string estimate(const std::vector<run::Sample>& samples) const {
+    const std::string& m = sp.manifest.primary_metric;
+    std::vector<double> b, a;
+    for (const auto& s : samples) {
+      if (s.warmup) continue;
+      auto it = s.metrics.find(m);
+      if (it == s.metrics.end()) continue;
+      (s.variant == "before" ? b : s.variant == "after" ? a : b).push_back(it->second.value);
+    }
+    if (b.empty() || a.empty()) return "";
+    double mb = perfgate::percentile(b, 0.5), ma = perfgate::percentile(a, 0.5);
+    if (mb == 0) return "";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " · after/before %s %.3gx", m.c_str(), ma / mb);
+    return buf;
+  }
+
+  void execute() {
+    const auto& m = sp.manifest;
+    doc = {{"name", m.name},
+           {"title", m.title},
+           {"source", m.source},
+           {"summary", m.summary},
+           {"kind", m.kind},
+           {"profile", sp.profile},
+           {"policy", sp.policy},
+           {"primary_metric", m.primary_metric},
+           {"params", sp.params},
+           {"cpus", sp.cpus},
+           {"load_before", measure::load_average()},
+           {"variants", variants_json()},
+           {"anchors", m.anchors},
+           {"excluded", json::array()},
+           {"notes", json::array()}};
+    if (m.kind == "service") throw RunError("service scenarios are not supported by this build yet");
+    if (!sp.ab && (m.fixture_kind == "files" || m.fixture_kind == "sqlite")) {
+      progress.update(prefix() + "seeding fixture");
+      fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.program, sp.params, sp.cpus, sp.timeout_s);
+    } else if (!sp.ab && m.fixture_kind == "postgres") {
+      throw RunError("postgres fixtures are not supported by this build yet");
+    }
+    doc["fixture"] = fixture ? fixture->to_json() : json();
+
+    run::BatchPlan bp;
+    bp.scenario = m.name;
+    bp.variants = commands();
+    json cmds = json::object();
+    for (const auto& c : bp.variants) cmds[c.name] = c.argv;
+    doc["commands"] = cmds;
+    bp.cpus = sp.cpus;
+    bp.warmup = sp.warmup;
+    bp.max_rounds = sp.max_rounds;
+    bp.max_time_s = sp.max_time_s;
+    bp.timeout_s = sp.timeout_s;
+    bp.looks = sp.looks;
+    bp.seed = rp.seed + static_cast<std::uint64_t>(index);
+
+    std::map<std::string, std::string> keys;
+    for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
+    gate::EquivalenceGate equivalence(keys, run_dir.path());
+    run::BatchHooks hooks;
+    int round_now = 0, rounds_total = 0;
+    bool warm = false;
+    hooks.on_round = [&](int r, int total, bool warmup) {
+      round_now = r;
+      rounds_total = total;
+      warm = warmup;
+      progress.update(prefix() + (warmup ? "warm-up " : "round ") + std::to_string(warmup ? r : r - sp.warmup) + "/" +
+                      std::to_string(total - sp.warmup) + estimate(outcome.samples));
+    };
+    hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { equivalence.check(s, f); };
+    hooks.should_stop = [&](const std::vector<run::Sample>& measured, int) { return clear_at_look(measured); };
+    try {
+      run::run_batch(bp, run_dir, hooks, outcome);
+    } catch (const gate::EquivalenceFailure& e) {
+      outcome.stop_reason = "equivalence failed";
+      error_message = e.what();
+      exit_code = kExitEquivalence;
+    } catch (const Interrupted&) {
+      outcome.stop_reason = "interrupted";
+      doc["gates"] = json::array({equivalence.result()});
+      analyse();
+      throw;
+    } catch (const Error& e) {
+      outcome.stop_reason = "error";
+      error_message = e.what();
+      exit_code = e.code();
+    }
+    doc["gates"] = json::array({equivalence.result()});
+    analyse();
+  }
+
+  std::string prefix() const {
+    return "[" + std::to_string(index + 1) + "/" + std::to_string(count) + " " + sp.manifest.name + "] ";
+  }
+
+  // Summaries and comparisons of whatever samples exist; verdicts are provisional until the
+  // run's Holm family is complete (finalise()).
+  void analyse() {
+    json samples = json::array();
+    for (const auto& s : outcome.samples) samples.push_back(run::to_json(s));
+    doc["samples"] = samples;
+    doc["summaries"] = stats::to_json(stats::summarize_samples(outcome.samples));
+    comparisons = stats::compare_samples(outcome.samples, pairs(), sp.gated_metrics, rp.seed);
+    std::vector<stats::Comparison*> informational;
+    for (auto& c : comparisons)
+      if (!c.gated) informational.push_back(&c);
+    stats::decide_family(informational, rp.alpha, rp.noise);
+    json series = json::object(), extra = json::object();
+    for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
+      if (it->warmup) continue;
+      if (!series.contains(it->variant) && !it->series.empty()) series[it->variant] = it->series;
+      if (!extra.contains(it->variant) && !it->extra.empty()) extra[it->variant] = it->extra;
+    }
+    doc["series"] = series;
+    doc["extra"] = extra;
+    doc["stop"] = {{"reason", outcome.stop_reason}, {"rounds", outcome.rounds}, {"looks", outcome.looks_taken}};
+    doc["load_after"] = measure::load_average();
+    int warm = 0;
+    for (const auto& s : outcome.samples) warm += s.warmup;
+    if (warm) doc["excluded"].push_back({{"what", std::to_string(warm) + " warm-up samples"},
+                                         {"why", "warm-up rounds fill caches and page in the program; they are kept in "
+                                                 "samples but left out of every summary and comparison"}});
+    if (!error_message.empty()) doc["error"] = {{"exit_code", exit_code}, {"message", error_message}};
+    comparisons_to_doc();
+  }
+
+  void comparisons_to_doc() {
+    json cs = json::array();
+    for (const auto& c : comparisons) cs.push_back(stats::to_json(c, 0.95));
+    doc["comparisons"] = cs;
+  }
+
+  const stats::Comparison* find(const std::string& variant, const std::string& metric) const {
+    for (const auto& c : comparisons)
+      if (c.variant == variant && c.baseline == "before" && c.metric == metric) return &c;
+    return nullptr;
+  }
+
+  // After the run's Holm correction: the policy and claim gates and this scenario's exit code.
+  void finalise() {
+    comparisons_to_doc();
+    if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
+    json g = gate::policy_gate(find("after", sp.manifest.primary_metric), sp.manifest.primary_metric, sp.policy);
+    doc["gates"].push_back(g);
+    bool ok = g["passed"].get<bool>();
+    if (sp.policy == "improve")
+      for (const auto& claim : sp.claims) {
+        json cg = gate::claim_gate(find("after", claim.metric), claim);
+        ok = ok && cg["passed"].get<bool>();
+        doc["gates"].push_back(cg);
+      }
+    if (!ok) exit_code = kExitPerformance;
+    fill_anchors();
+  }
+
+  void fill_anchors() {
+    json anchors = doc["anchors"];
+    for (auto& a : anchors) {
+      const std::string metric = a.value("metric", "");
+      const auto& sum = doc["summaries"];
+      if (sum.contains("before") && sum["before"].contains(metric) && sum.contains("after") &&
+          sum["after"].contains(metric)) {
+        double b = sum["before"][metric]["median"], af = sum["after"][metric]["median"];
+        a["ours"] = {{"before", b}, {"after", af}, {"ratio", b != 0 ? json(af / b) : json()}};
+      }
+    }
+    doc["anchors"] = anchors;
+  }
+};
+
+}  // namespace
+
+int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv) {
+  install_interrupt_handlers();
+  const auto host = measure::host_info();
+  json host_json = measure::to_json(host);
+  host_json["load_before"] = measure::load_average();
+  host_json["load_after"] = nullptr;
+
+  std::vector<std::string> reproduce_argv = argv;
+  bool has_seed = false;
+  for (const auto& a : argv) has_seed = has_seed || a == "--seed" || a.rfind("--seed=", 0) == 0;
+  if (!has_seed) {
+    reproduce_argv.push_back("--seed");
+    reproduce_argv.push_back(std::to_string(rp.seed));
+  }
+  json run = {{"id", run_id()},
+              {"started_at", store::now_iso8601()},
+              {"finished_at", nullptr},
+              {"command_line", argv},
+              {"reproduce", join_command(reproduce_argv)},
+              {"perfgate_version", PERFGATE_VERSION},
+              {"git", git_info()},
+              {"profile", rp.scenarios.empty() ? "" : rp.scenarios.front().profile},
+              {"seed", rp.seed},
+              {"options", rp.options_json()},
+              {"stop_reason", "running"}};
+  fs::path results_path = !options.json_path.empty() ? fs::path(options.json_path)
+                          : !options.out_dir.empty()  ? fs::path(options.out_dir) / "results.json"
+                                                      : fs::path();
+  store::ResultsFile results(results_path, run, host_json);
+  if (!host.allowed_cpus.empty() && host_json["cgroup"]["cpu_source"] == "rusage" && !options.quiet)
+    std::cerr << "perfgate: note: CPU figures come from rusage (" << host_json["cgroup"]["note"].get<std::string>()
+              << ")\n";
+
+  Progress progress(options.quiet);
+  TempDir run_dir("perfgate-run-");
+  std::vector<std::unique_ptr<ScenarioRun>> runs;
+  bool was_interrupted = false;
+  for (std::size_t i = 0; i < rp.scenarios.size(); ++i) {
+    runs.push_back(std::make_unique<ScenarioRun>(rp.scenarios[i], rp, progress, run_dir, static_cast<int>(i),
+                                                 static_cast<int>(rp.scenarios.size())));
+    ScenarioRun& sr = *runs.back();
+    try {
+      sr.execute();
+    } catch (const Interrupted&) {
+      was_interrupted = true;
+    } catch (const Error& e) {
+      // Could not even start (fixture, program): record it and go on with the others.
+      sr.exit_code = e.code();
+      sr.error_message = e.what();
+      sr.outcome.stop_reason = "error";
+      if (!sr.doc.contains("gates")) sr.doc["gates"] = json::array();
+      sr.analyse();
+    }
+    results.put_scenario(sr.doc);
+    if (was_interrupted) break;
+  }
+  progress.clear();
+
+  // Holm across every gated comparison of the run, at the per-look level.
+  std::vector<stats::Comparison*> family;
+  for (auto& r : runs)
+    for (auto& c : r->comparisons)
+      if (c.gated) family.push_back(&c);
+  stats::decide_family(family, rp.alpha_per_look, rp.noise);
+
+  std::vector<std::string> failures;
+  int exit_code = kExitOk;
+  auto worse = [](int a, int b) {
+    auto rank = [](int c) { return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0; };
+    return rank(b) > rank(a) ? b : a;
+  };
+  for (auto& r : runs) {
+    if (!was_interrupted || r.get() != runs.back().get()) r->finalise();
+    results.put_scenario(r->doc);
+    if (!r->error_message.empty()) failures.push_back(r->sp.manifest.name + ": " + r->error_message);
+    for (const auto& g : r->doc["gates"])
+      if (g["passed"].is_boolean() && !g["passed"].get<bool>() && g["kind"] != "equivalence")
+        failures.push_back(r->sp.manifest.name + ": " + g["kind"].get<std::string>() + " gate failed: " +
+                           g["detail"].get<std::string>());
+    exit_code = worse(exit_code, r->exit_code);
+  }
+  std::string status = was_interrupted ? "interrupted" : exit_code == kExitOk ? "passed"
+                                                     : exit_code == kExitRun  ? "error"
+                                                                              : "failed";
+  if (was_interrupted) exit_code = kExitInterrupted;
+  std::string stop = was_interrupted ? "interrupted" : exit_code == kExitOk ? "completed"
+                                                   : exit_code == kExitRun ? "error"
+                                                                           : "gate failed";
+  results.finish(exit_code, status, failures.empty() ? status : failures.front(), failures, stop);
+
+  if (!options.quiet || exit_code != kExitOk) print_verdict_table(std::cout, results.document());
+  for (const auto& f : failures) std::cerr << "perfgate: " << f << "\n";
+  if (was_interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
+  if (!results_path.empty()) std::cerr << "perfgate: results in " << results_path.string() << "\n";
+  return exit_code;
+}
+
+}  // namespace perfgate::cli

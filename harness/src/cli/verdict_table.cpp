@@ -1,0 +1,91 @@
+#include "cli/verdict_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace perfgate::cli {
+namespace {
+
+std::string fmt(const nlohmann::json& v, const std::string& unit = "") {
+  if (!v.is_number()) return "-";
+  double d = v.get<double>();
+  char buf[48];
+  std::snprintf(buf, sizeof buf, std::fabs(d) >= 1000 ? "%.0f" : std::fabs(d) >= 10 ? "%.1f" : "%.3g", d);
+  return unit.empty() || unit == "count" ? buf : std::string(buf) + " " + unit;
+}
+
+std::string gate_for(const nlohmann::json& scenario, const std::string& metric, bool primary) {
+  for (const auto& g : scenario["gates"]) {
+    const std::string kind = g.value("kind", "");
+    const std::string name = g.value("name", "");
+    const bool mine = (primary && kind == "policy") || (kind == "claim" && name.find(metric) != std::string::npos);
+    if (!mine) continue;
+    if (g["passed"].is_null()) return "n/a";
+    return g["passed"].get<bool>() ? "PASS" : "FAIL";
+  }
+  return "-";
+}
+
+}  // namespace
+
+void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
+  std::vector<std::vector<std::string>> rows = {
+      {"scenario", "metric", "before", "after", "ratio", "interval", "verdict", "gate"}};
+  for (const auto& s : results["scenarios"]) {
+    const std::string name = s.value("name", "?");
+    const std::string primary = s.value("primary_metric", "");
+    std::vector<std::string> metrics = {primary};
+    for (const auto& g : s["gates"])
+      if (g.value("kind", "") == "claim")
+        for (const auto& c : s["comparisons"])
+          if (c["variant"] == "after" && g.value("name", "").find(c.value("metric", "")) != std::string::npos &&
+              std::find(metrics.begin(), metrics.end(), c.value("metric", "")) == metrics.end())
+            metrics.push_back(c.value("metric", ""));
+    for (const char* extra : {"wall_ms", "cpu_ms"})
+      if (std::find(metrics.begin(), metrics.end(), extra) == metrics.end()) metrics.push_back(extra);
+    bool any = false;
+    for (const auto& metric : metrics) {
+      for (const auto& c : s["comparisons"]) {
+        if (c["variant"] != "after" || c["baseline"] != "before" || c["metric"] != metric) continue;
+        const auto& sum = s["summaries"];
+        const std::string unit = c.value("unit", "");
+        auto med = [&](const char* v) {
+          return sum.contains(v) && sum[v].contains(metric) ? fmt(sum[v][metric]["median"], unit) : std::string("-");
+        };
+        rows.push_back({name, metric + (metric == primary ? " *" : ""), med("before"), med("after"),
+                        fmt(c["ratio"]) + "x", "[" + fmt(c["ci"][0]) + ", " + fmt(c["ci"][1]) + "]",
+                        c.value("verdict", "-"), gate_for(s, metric, metric == primary)});
+        any = true;
+      }
+    }
+    for (const auto& g : s["gates"])
+      if (g.value("kind", "") == "equivalence")
+        rows.push_back({name, "same work", "", "", "", "", g["passed"].is_boolean() && g["passed"].get<bool>() ? "equal" : "DIFFERENT",
+                        g["passed"].is_boolean() && g["passed"].get<bool>() ? "PASS" : "FAIL"});
+    if (!any && s.contains("error")) rows.push_back({name, "-", "", "", "", "", "not run", "ERROR"});
+  }
+  std::vector<std::size_t> width(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+    std::string line;
+    for (std::size_t i = 0; i < rows[ri].size(); ++i) {
+      std::string cell = rows[ri][i];
+      cell.resize(width[i], ' ');
+      line += (i ? "  " : "") + cell;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+    if (ri == 0) {
+      std::size_t total = 0;
+      for (auto w : width) total += w + 2;
+      out << std::string(total - 2, '-') << "\n";
+    }
+  }
+  out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds)\n";
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,40 @@
+// Errors carry the exit code of DESIGN.md's table; they are caught once, at the CLI boundary.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace perfgate {
+
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitPerformance = 1,  // a performance gate failed (AFTER lost, a claim missed, a baseline regression)
+  kExitUsage = 2,        // bad usage or bad input (unknown scenario, malformed manifest, bad flag)
+  kExitEquivalence = 3,  // BEFORE and AFTER did not do the same work
+  kExitRun = 4,          // the run could not be made (crash, timeout, PostgreSQL would not start)
+  kExitInterrupted = 130,  // SIGINT/SIGTERM: results hold what completed (128 + SIGINT, as shells report)
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  ExitCode code() const { return code_; }
+
+ private:
+  ExitCode code_;
+};
+
+// Bad usage or bad input: exit 2.
+struct UsageError : Error {
+  explicit UsageError(const std::string& m) : Error(kExitUsage, m) {}
+};
+// The run could not be made: exit 4.
+struct RunError : Error {
+  explicit RunError(const std::string& m) : Error(kExitRun, m) {}
+};
+// SIGINT or SIGTERM arrived.
+struct Interrupted : Error {
+  Interrupted() : Error(kExitInterrupted, "interrupted") {}
+};
+
+}  // namespace perfgate

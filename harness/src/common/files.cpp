@@ -1,0 +1,106 @@
+#include "common/files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+
+namespace perfgate {
+
+TempDir::TempDir(const std::string& prefix) {
+  const char* base = std::getenv("TMPDIR");
+  fs::path tmpl = fs::path(base && *base ? base : "/tmp") / (prefix + "XXXXXX");
+  std::string buf = tmpl.string();
+  if (!mkdtemp(buf.data())) throw RunError("cannot create a temporary directory under " + tmpl.parent_path().string() + ": " + std::strerror(errno));
+  path_ = buf;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+fs::path TempDir::subdir(const std::string& name) const {
+  fs::path p = path_ / name;
+  std::error_code ec;
+  fs::remove_all(p, ec);
+  fs::create_directories(p);
+  return p;
+}
+
+void write_file_atomic(const fs::path& path, const std::string& content) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  std::string tmpl = (path.parent_path() / ("." + path.filename().string() + ".XXXXXX")).string();
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0) throw RunError("cannot write " + path.string() + ": " + std::strerror(errno));
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmpl.c_str());
+      throw RunError("cannot write " + path.string() + ": " + std::strerror(err));
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  ::fchmod(fd, 0644);
+  ::fsync(fd);
+  ::close(fd);
+  if (::rename(tmpl.c_str(), path.c_str()) != 0) {
+    int err = errno;
+    ::unlink(tmpl.c_str());
+    throw RunError("cannot write " + path.string() + ": " + std::strerror(err));
+  }
+}
+
+std::optional<std::string> try_read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string read_file(const fs::path& path) {
+  auto s = try_read_file(path);
+  if (!s) throw UsageError("cannot read " + path.string() + ": " + std::strerror(errno));
+  return *s;
+}
+
+std::string last_nonempty_line(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  std::streamoff size = in.tellg();
+  // The JSON line is small next to what a program may print before it; read the tail only.
+  const std::streamoff chunk = std::min<std::streamoff>(size, 8 << 20);
+  in.seekg(size - chunk);
+  std::string buf(static_cast<std::size_t>(chunk), '\0');
+  in.read(buf.data(), chunk);
+  while (!buf.empty() && (buf.back() == '\n' || buf.back() == '\r' || buf.back() == ' ')) buf.pop_back();
+  auto nl = buf.rfind('\n');
+  return nl == std::string::npos ? buf : buf.substr(nl + 1);
+}
+
+std::string tail_of_file(const fs::path& path, std::size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return {};
+  std::streamoff size = in.tellg();
+  std::streamoff n = std::min<std::streamoff>(size, static_cast<std::streamoff>(max_bytes));
+  in.seekg(size - n);
+  std::string buf(static_cast<std::size_t>(n), '\0');
+  in.read(buf.data(), n);
+  while (!buf.empty() && (buf.back() == '\n' || buf.back() == '\r')) buf.pop_back();
+  return buf;
+}
+
+}  // namespace perfgate

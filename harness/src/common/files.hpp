@@ -1,0 +1,40 @@
+// Files and folders the harness owns: temporary directories removed on every exit, atomic
+// writes (temporary file + rename), small file reads.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace perfgate {
+
+namespace fs = std::filesystem;
+
+// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix = "perfgate-");
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  // Make a fresh empty subdirectory.
+  fs::path subdir(const std::string& name) const;
+
+ private:
+  fs::path path_;
+};
+
+// Write `content` to `path` atomically: a temporary file in the same folder, fsync, rename.
+void write_file_atomic(const fs::path& path, const std::string& content);
+
+std::string read_file(const fs::path& path);
+std::optional<std::string> try_read_file(const fs::path& path);
+
+// The last non-empty line of a file (the scenario contract's JSON line), read from the end.
+std::string last_nonempty_line(const fs::path& path);
+
+// The last `max_bytes` of a file, for error messages quoting a child's stderr.
+std::string tail_of_file(const fs::path& path, std::size_t max_bytes = 2000);
+
+}  // namespace perfgate

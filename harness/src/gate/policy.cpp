@@ -1,0 +1,60 @@
+#include "gate/policy.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace perfgate::gate {
+namespace {
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 100 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
+  return buf;
+}
+
+std::string pval(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.1e" : "%.3f", p);
+  return buf;
+}
+
+}  // namespace
+
+std::string format_ratio(const stats::Comparison& c) {
+  return num(c.r.ratio) + "x [" + num(c.r.ci.lo) + ", " + num(c.r.ci.hi) + "]";
+}
+
+nlohmann::json policy_gate(const stats::Comparison* c, const std::string& metric, const std::string& policy) {
+  nlohmann::json g = {{"kind", "policy"}, {"name", policy + " on " + metric}};
+  if (!c) {
+    g["passed"] = false;
+    g["detail"] = "no paired samples of " + metric + " to decide on";
+    return g;
+  }
+  const std::string verdict = stats::to_string(c->verdict);
+  const bool passed = policy == "improve" ? c->verdict == stats::Verdict::Better : c->verdict != stats::Verdict::Worse;
+  g["passed"] = passed;
+  g["detail"] = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
+                pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
+                verdict + (passed ? "" : policy == "improve" ? " — AFTER must be significantly better"
+                                                             : " — AFTER is significantly worse");
+  return g;
+}
+
+nlohmann::json claim_gate(const stats::Comparison* c, const catalog::Claim& claim) {
+  nlohmann::json g = {{"kind", "claim"}, {"name", claim.text}};
+  if (!c) {
+    g["passed"] = false;
+    g["detail"] = "no paired samples of " + claim.metric;
+    return g;
+  }
+  const bool ok = stats::meets_factor(c->r, claim.factor, stats::better_of(c->better));
+  g["passed"] = ok;
+  const double factor = c->better == "higher" ? c->r.ratio : 1.0 / c->r.ratio;
+  g["detail"] = "measured " + num(factor) + "x " + (c->better == "higher" ? "higher" : "lower") + " (ratio " +
+                format_ratio(*c) + "); the whole interval must clear " + num(claim.factor) + "x";
+  return g;
+}
+
+}  // namespace perfgate::gate

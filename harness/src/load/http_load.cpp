@@ -1,0 +1,524 @@
+// The load engine: one Asio event loop, N keep-alive connections, Beast's HTTP/1.1 parser.
+#include "load/http_load.hpp"
+
+#include <sched.h>
+#include <time.h>
+#include <xxhash.h>
+
+#include <array>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+#include "perfgate/percentile.hpp"
+
+namespace perfgate::load {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+using boost::system::error_code;
+
+namespace {
+
+// Same text as perfgate::Digest::hex(): high 64 bits then low 64 bits, lower-case hex.
+std::string hex(XXH128_hash_t h) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  return buf;
+}
+
+double thread_cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+// A response parser that keeps only what the load generator needs: the status, the body's
+// length and its XXH3-128 digest (streamed: no body is stored, nothing is allocated).
+class DigestParser final : public http::basic_parser<false> {
+ public:
+  explicit DigestParser(XXH3_state_t* state) : state_(state) {
+    XXH3_128bits_reset(state_);
+    body_limit(std::uint64_t{1} << 30);
+  }
+  int status = 0;
+  std::uint64_t bytes = 0;
+  XXH128_hash_t digest() const { return XXH3_128bits_digest(state_); }
+
+ private:
+  XXH3_state_t* state_;
+  void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
+  void on_response_impl(int code, beast::string_view, int, error_code&) override { status = code; }
+  void on_field_impl(http::field, beast::string_view, beast::string_view, error_code&) override {}
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(boost::optional<std::uint64_t> const&, error_code&) override {}
+  std::size_t on_body_impl(beast::string_view body, error_code&) override {
+    XXH3_128bits_update(state_, body.data(), body.size());
+    bytes += body.size();
+    return body.size();
+  }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code& ec) override {
+    return on_body_impl(body, ec);
+  }
+  void on_finish_impl(error_code&) override {}
+};
+
+struct Request {
+  std::uint64_t k = 0;
+  std::size_t path = 0;
+  Clock::time_point origin;  // latency origin: the write (closed loop) or the intended send time (open loop)
+  bool measured = false;
+  bool waited = false;  // open loop: found no free connection at its intended time
+};
+
+struct Conn {
+  explicit Conn(asio::io_context& io) : sock(io), backoff(io), hash(XXH3_createState()) {
+    if (!hash) throw std::bad_alloc();
+  }
+  ~Conn() { XXH3_freeState(hash); }
+  Conn(const Conn&) = delete;
+  Conn& operator=(const Conn&) = delete;
+
+  tcp::socket sock;
+  asio::steady_timer backoff;
+  beast::flat_buffer buf;
+  std::optional<DigestParser> parser;
+  XXH3_state_t* hash;
+  bool open = false;
+  bool busy = false;
+  bool timed_out = false;
+  Request req;
+  Clock::time_point started;  // when this connection started on req (timeout origin)
+};
+
+class Engine {
+ public:
+  Engine(const LoadOptions& o, const RequestSet& set)
+      : o_(o), set_(set), sched_(io_), watchdog_(io_), seen_(set.paths.size()), bad_(set.paths.size(), false) {
+    endpoint_ = tcp::endpoint(asio::ip::make_address(o.host), o.port);
+    const std::string host = endpoint_.address().is_v6() ? "[" + o.host + "]" : o.host;
+    wire_.reserve(set.paths.size());
+    for (const auto& p : set.paths) {
+      std::string w = "GET " + p + " HTTP/1.1\r\nHost: " + host + ":" + std::to_string(o.port) +
+                      "\r\nUser-Agent: perfgate-load\r\n";
+      if (o.accept_gzip) w += "Accept-Encoding: gzip\r\n";
+      wire_.push_back(w + "\r\n");
+    }
+    for (int i = 0; i < o.connections; ++i) conns_.push_back(std::make_unique<Conn>(io_));
+    if (o.keep_latencies) {
+      const double expect = o.max_requests > 0 ? static_cast<double>(o.max_requests)
+                                               : (o.rate_rps > 0 ? o.rate_rps * o.duration_s : 50000.0 * o.duration_s);
+      latencies_.reserve(static_cast<std::size_t>(std::min(expect * 1.1, 5e7)));
+    }
+  }
+
+  LoadResult run() {
+    const double cpu0 = thread_cpu_s();
+    t0_ = Clock::now();
+    measure_start_ = t0_ + seconds(o_.warmup_s);
+    window_end_ = measure_start_ + seconds(o_.duration_s);
+    last_done_ = measure_start_;
+    open_loop_ = o_.rate_rps > 0;
+    if (open_loop_) {
+      interval_ = 1.0 / o_.rate_rps;
+      const auto warm = static_cast<std::uint64_t>(std::ceil(o_.warmup_s * o_.rate_rps));
+      total_ = o_.max_requests > 0 ? warm + o_.max_requests
+                                   : static_cast<std::uint64_t>(std::ceil((o_.warmup_s + o_.duration_s) * o_.rate_rps));
+      for (auto& c : conns_) idle_.push_back(c.get());
+      tick();
+    } else {
+      for (auto& c : conns_) next(*c);
+    }
+    arm_watchdog();
+    io_.run();
+    LoadResult r = collect();
+    r.client_cpu_s = thread_cpu_s() - cpu0;
+    r.client_wall_s = seconds_between(t0_, Clock::now());
+    return r;
+  }
+
+ private:
+  static Clock::duration seconds(double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  }
+  static double seconds_between(Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double>(b - a).count();
+  }
+  Clock::time_point intended(std::uint64_t k) const { return t0_ + seconds(static_cast<double>(k) * interval_); }
+
+  // --- closed loop: the next request of a free connection --------------------------------
+  void next(Conn& c) {
+    if (finished_) return;
+    if (open_loop_) {
+      if (!queue_.empty()) {
+        Request r = queue_.front();
+        queue_.pop_front();
+        start(c, r);
+      } else {
+        idle_.push_back(&c);
+        check_done();
+      }
+      return;
+    }
+    const auto now = Clock::now();
+    const bool measured = now >= measure_start_;
+    const bool more = o_.max_requests > 0 ? !(measured && issued_measured_ >= o_.max_requests) : now < window_end_;
+    if (!more) {
+      stopping_ = true;
+      check_done();
+      return;
+    }
+    if (measured) ++issued_measured_;
+    Request r;
+    r.k = next_k_++;
+    r.path = set_.pick(o_.seed, r.k);
+    r.origin = now;
+    r.measured = measured;
+    start(c, r);
+  }
+
+  // --- open loop: release every request whose intended time has come ----------------------
+  void tick() {
+    if (finished_) return;
+    const auto now = Clock::now();
+    std::size_t added = 0;
+    while (next_k_ < total_ && intended(next_k_) <= now) {
+      Request r;
+      r.k = next_k_;
+      r.path = set_.pick(o_.seed, r.k);
+      r.origin = intended(next_k_);
+      r.measured = r.origin >= measure_start_;
+      queue_.push_back(r);
+      ++next_k_;
+      ++added;
+    }
+    while (!queue_.empty() && !idle_.empty()) {
+      Conn* c = idle_.back();
+      idle_.pop_back();
+      Request r = queue_.front();
+      queue_.pop_front();
+      start(*c, r);
+    }
+    // Whatever is still queued found every connection busy at its intended time.
+    for (std::size_t i = queue_.size() - std::min(added, queue_.size()); i < queue_.size(); ++i) queue_[i].waited = true;
+    max_queue_ = std::max<std::uint64_t>(max_queue_, queue_.size());
+    if (next_k_ < total_) {
+      sched_.expires_at(intended(next_k_));
+      sched_.async_wait([this](error_code ec) {
+        if (!ec) tick();
+      });
+    } else {
+      schedule_done_ = true;
+      drain_deadline_ = Clock::now() + seconds(o_.timeout_s);
+      check_done();
+    }
+  }
+
+  // --- one request on one connection -----------------------------------------------------
+  void start(Conn& c, const Request& r) {
+    c.busy = true;
+    c.timed_out = false;
+    c.req = r;
+    c.started = Clock::now();
+    if (!open_loop_) c.req.origin = c.started;
+    if (c.open) {
+      write(c);
+      return;
+    }
+    error_code ignored;
+    c.sock.close(ignored);
+    c.buf.clear();
+    c.sock.async_connect(endpoint_, [this, &c](error_code ec) {
+      if (c.timed_out) return complete(c, Outcome::Timeout);
+      if (ec) return complete(c, Outcome::ConnectError);
+      error_code ignore;
+      c.sock.set_option(tcp::no_delay(true), ignore);
+      c.open = true;
+      ++connects_;
+      write(c);
+    });
+  }
+
+  void write(Conn& c) {
+    asio::async_write(c.sock, asio::buffer(wire_[c.req.path]), [this, &c](error_code ec, std::size_t) {
+      if (c.timed_out) return complete(c, Outcome::Timeout);
+      if (ec) return complete(c, Outcome::Error);
+      c.parser.emplace(c.hash);
+      http::async_read(c.sock, c.buf, *c.parser, [this, &c](error_code ec2, std::size_t) {
+        if (c.timed_out) return complete(c, Outcome::Timeout);
+        if (ec2) return complete(c, Outcome::Error);
+        complete(c, Outcome::Ok);
+      });
+    });
+  }
+
+  enum class Outcome { Ok, Error, ConnectError, Timeout };
+
+  void complete(Conn& c, Outcome outcome) {
+    const auto now = Clock::now();
+    c.busy = false;
+    const Request& r = c.req;
+    if (outcome == Outcome::Ok) {
+      const XXH128_hash_t h = c.parser->digest();
+      auto& seen = seen_[r.path];
+      if (!seen) seen = h;
+      else if (!XXH128_isEqual(*seen, h)) bad_[r.path] = true;
+      if (!c.parser->keep_alive()) close(c);
+      if (r.measured) {
+        ++responses_;
+        const int code = c.parser->status;
+        ++status_[code >= 0 && code < static_cast<int>(status_.size()) ? code : 0];
+        body_bytes_ += c.parser->bytes;
+        if (o_.keep_latencies) latencies_.push_back(std::chrono::duration<double, std::micro>(now - r.origin).count());
+        if (r.waited) ++queued_;
+        last_done_ = std::max(last_done_, now);
+      } else {
+        ++warmup_responses_;
+      }
+    } else {
+      close(c);
+      if (r.measured) {
+        if (outcome == Outcome::Timeout) ++timeouts_;
+        else ++errors_;
+        if (r.waited) ++queued_;
+        last_done_ = std::max(last_done_, now);
+      }
+      if (outcome == Outcome::ConnectError) {
+        // Do not spin on a refusing server: wait a little before this connection's next request.
+        c.backoff.expires_after(std::chrono::milliseconds(10));
+        c.backoff.async_wait([this, &c](error_code ec) {
+          if (!ec) next(c);
+        });
+        return;
+      }
+    }
+    next(c);
+  }
+
+  void close(Conn& c) {
+    error_code ignored;
+    c.sock.close(ignored);
+    c.open = false;
+    c.buf.clear();
+  }
+
+  // Timeouts: a periodic sweep (cheaper than a timer per request). Also ends an open-loop
+  // drain that the server cannot finish.
+  void arm_watchdog() {
+    const double tick = std::clamp(o_.timeout_s / 10.0, 0.001, 0.05);
+    watchdog_.expires_after(seconds(tick));
+    watchdog_.async_wait([this](error_code ec) {
+      if (ec || finished_) return;
+      const auto now = Clock::now();
+      const auto limit = seconds(o_.timeout_s);
+      for (auto& c : conns_) {
+        if (c->busy && !c->timed_out && now - c->started >= limit) {
+          c->timed_out = true;
+          error_code ignored;
+          c->sock.close(ignored);  // the pending operation completes with operation_aborted
+        }
+      }
+      if (open_loop_ && schedule_done_ && now >= drain_deadline_) {
+        for (const auto& r : queue_) {
+          if (r.measured) {
+            ++timeouts_;
+            if (r.waited) ++queued_;
+          }
+        }
+        queue_.clear();
+      }
+      check_done();
+      if (!finished_) arm_watchdog();
+    });
+  }
+
+  void check_done() {
+    if (finished_) return;
+    if (open_loop_ ? !(schedule_done_ && queue_.empty()) : !stopping_) return;
+    for (const auto& c : conns_)
+      if (c->busy) return;
+    finished_ = true;
+    io_.stop();
+  }
+
+  LoadResult collect() {
+    LoadResult r;
+    r.label = set_.label;
+    r.responses = responses_;
+    r.errors = errors_;
+    r.timeouts = timeouts_;
+    r.requests = responses_ + errors_ + timeouts_;
+    for (std::size_t code = 0; code < status_.size(); ++code)
+      if (status_[code]) r.status[static_cast<int>(code)] = status_[code];
+    r.body_bytes = body_bytes_;
+    r.elapsed_s = std::max(seconds_between(measure_start_, last_done_), 0.0);
+    if (r.elapsed_s <= 0) r.elapsed_s = std::max(seconds_between(measure_start_, Clock::now()), 1e-9);
+    r.rps = static_cast<double>(responses_) / r.elapsed_s;
+    r.latencies_us = std::move(latencies_);
+    r.queued = queued_;
+    r.max_queue = max_queue_;
+    r.warmup_responses = warmup_responses_;
+    r.connects = connects_;
+    for (std::size_t i = 0; i < seen_.size(); ++i) {
+      if (!seen_[i]) continue;
+      r.body_digest.emplace(set_.paths[i], hex(*seen_[i]));
+      if (bad_[i]) r.inconsistent_paths.push_back(set_.paths[i]);
+    }
+    return r;
+  }
+
+  const LoadOptions& o_;
+  const RequestSet& set_;
+  asio::io_context io_{1};
+  tcp::endpoint endpoint_;
+  asio::steady_timer sched_;
+  asio::steady_timer watchdog_;
+  std::vector<std::string> wire_;
+  std::vector<std::unique_ptr<Conn>> conns_;
+
+  bool open_loop_ = false;
+  bool stopping_ = false;
+  bool schedule_done_ = false;
+  bool finished_ = false;
+  double interval_ = 0;
+  Clock::time_point t0_, measure_start_, window_end_, last_done_, drain_deadline_;
+  std::uint64_t next_k_ = 0, total_ = 0, issued_measured_ = 0;
+  std::deque<Request> queue_;
+  std::vector<Conn*> idle_;
+
+  std::uint64_t responses_ = 0, errors_ = 0, timeouts_ = 0, body_bytes_ = 0, queued_ = 0, max_queue_ = 0;
+  std::uint64_t warmup_responses_ = 0, connects_ = 0;
+  std::array<std::uint64_t, 1000> status_{};
+  std::vector<double> latencies_;
+  std::vector<std::optional<XXH128_hash_t>> seen_;
+  std::vector<bool> bad_;
+};
+
+void validate(const LoadOptions& o, const RequestSet& set) {
+  auto bad = [](const std::string& m) { throw std::invalid_argument("load options: " + m); };
+  if (set.paths.empty()) bad("the request set is empty");
+  if (o.port == 0) bad("port must be set");
+  if (o.connections < 1) bad("connections must be >= 1");
+  if (o.max_requests == 0 && !(o.duration_s > 0)) bad("duration_s must be > 0 (or set max_requests)");
+  if (!(o.rate_rps >= 0) || !std::isfinite(o.rate_rps)) bad("rate_rps must be >= 0 (0 = closed loop)");
+  if (!(o.timeout_s > 0)) bad("timeout_s must be > 0");
+  if (!(o.warmup_s >= 0)) bad("warmup_s must be >= 0");
+  for (int cpu : o.cpus)
+    if (cpu < 0 || cpu >= CPU_SETSIZE) bad("cpu " + std::to_string(cpu) + " is out of range");
+  error_code ec;
+  asio::ip::make_address(o.host, ec);
+  if (ec) bad("host '" + o.host + "' is not an IP address literal");
+}
+
+void pin_this_thread(const std::vector<int>& cpus) {
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus) CPU_SET(cpu, &set);
+  if (sched_setaffinity(0, sizeof set, &set) != 0)
+    throw std::invalid_argument("load options: cannot pin the load thread to the requested cpus (not allowed here?)");
+}
+
+}  // namespace
+
+double LoadResult::latency_ms(double p) const {
+  if (latencies_us.empty()) return 0;
+  return perfgate::percentile(latencies_us, p) / 1000.0;
+}
+
+std::string LoadResult::digest() const {
+  XXH3_state_t* s = XXH3_createState();
+  XXH3_128bits_reset(s);
+  for (const auto& [path, d] : body_digest) {
+    for (const std::string* f : {&path, &d}) {
+      const std::uint64_t n = f->size();
+      XXH3_128bits_update(s, &n, sizeof n);
+      XXH3_128bits_update(s, f->data(), f->size());
+    }
+  }
+  const std::string out = hex(XXH3_128bits_digest(s));
+  XXH3_freeState(s);
+  return out;
+}
+
+nlohmann::json LoadResult::to_json(bool with_bodies) const {
+  nlohmann::json status_json = nlohmann::json::object();
+  for (const auto& [code, n] : status) status_json[std::to_string(code)] = n;
+  std::vector<double> sorted = latencies_us;
+  std::sort(sorted.begin(), sorted.end());
+  auto pct = [&](double p) { return sorted.empty() ? 0.0 : perfgate::percentile_sorted(sorted, p) / 1000.0; };
+  nlohmann::json j = {
+      {"label", label},
+      {"requests", requests},
+      {"responses", responses},
+      {"errors", errors},
+      {"timeouts", timeouts},
+      {"status", status_json},
+      {"body_bytes", body_bytes},
+      {"elapsed_s", elapsed_s},
+      {"rps", rps},
+      {"latency_ms", {{"p50", pct(0.5)}, {"p90", pct(0.9)}, {"p99", pct(0.99)}, {"max", pct(1.0)}}},
+      {"latencies_recorded", latencies_us.size()},
+      {"queued", queued},
+      {"max_queue", max_queue},
+      {"warmup_responses", warmup_responses},
+      {"connects", connects},
+      {"client_cpu_s", client_cpu_s},
+      {"client_wall_s", client_wall_s},
+      {"client_cpu_utilization", client_wall_s > 0 ? client_cpu_s / client_wall_s : 0.0},
+      {"paths_answered", body_digest.size()},
+      {"digest", digest()},
+      {"inconsistent_paths", inconsistent_paths},
+  };
+  if (with_bodies) j["body_digest"] = body_digest;
+  return j;
+}
+
+LoadResult run_load(const LoadOptions& opts, const RequestSet& set) {
+  validate(opts, set);
+  {
+    // Fail fast, with a message, when nothing listens there.
+    asio::io_context io;
+    tcp::socket probe(io);
+    error_code ec;
+    probe.connect(tcp::endpoint(asio::ip::make_address(opts.host), opts.port), ec);
+    if (ec)
+      throw std::runtime_error("load: cannot connect to " + opts.host + ":" + std::to_string(opts.port) + ": " +
+                               ec.message());
+  }
+  LoadResult result;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      pin_this_thread(opts.cpus);
+      Engine engine(opts, set);
+      result = engine.run();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  worker.join();
+  if (failure) std::rethrow_exception(failure);
+  return result;
+}
+
+}  // namespace perfgate::load

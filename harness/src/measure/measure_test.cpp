@@ -1,0 +1,70 @@
+// Measurement from outside, checked on real child processes (no figures asserted that depend
+// on the machine's speed).
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "measure/cgroup.hpp"
+#include "measure/host.hpp"
+#include "measure/proc_io.hpp"
+
+using namespace perfgate::measure;
+
+TEST(Cgroup, LayoutIsConsistent) {
+  const auto& l = cgroup_layout();
+  EXPECT_TRUE(l.layout == "v2" || l.layout == "hybrid" || l.layout == "v1" || l.layout == "none");
+  // A source is only claimed when the hierarchy behind it is usable.
+  if (l.cpu_source == "cgroup-v2") {
+    EXPECT_TRUE(l.v2_parent.has_value());
+  }
+  if (l.cpu_source == "cgroup-v1-cpuacct") {
+    EXPECT_TRUE(l.cpuacct_parent.has_value());
+  }
+  if (l.cpu_source == "rusage") {
+    EXPECT_FALSE(l.note.empty()) << "a fallback must say why";
+  }
+}
+
+TEST(Cgroup, SampleCgroupIsCreatedAndRemoved) {
+  std::vector<std::string> files;
+  {
+    SampleCgroup cg("unit-test");
+    files = cg.procs_files();
+    for (const auto& f : files) EXPECT_TRUE(std::filesystem::exists(f)) << f;
+    if (cg.has_cpu()) {
+      auto cpu = cg.cpu();
+      ASSERT_TRUE(cpu.has_value());
+      EXPECT_EQ(cpu->usage_usec, 0u) << "a fresh cgroup has used no CPU";
+    }
+    EXPECT_TRUE(cg.pids().empty());
+  }
+  for (const auto& f : files) EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(f).parent_path())) << f;
+}
+
+TEST(ProcIo, CountsOurOwnReads) {
+  auto before = read_proc_io(::getpid());
+  ASSERT_TRUE(before.has_value());
+  char buf[16];
+  for (int i = 0; i < 50; ++i) {
+    std::FILE* f = std::fopen("/proc/self/stat", "r");
+    ASSERT_NE(f, nullptr);
+    setvbuf(f, nullptr, _IONBF, 0);
+    (void)!std::fread(buf, 1, sizeof buf, f);
+    std::fclose(f);
+  }
+  auto after = read_proc_io(::getpid());
+  ASSERT_TRUE(after.has_value());
+  EXPECT_GE(after->syscr - before->syscr, 50u);
+}
+
+TEST(Host, FingerprintIsStableAndLoadIsRead) {
+  auto a = host_info(), b = host_info();
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_EQ(a.fingerprint.size(), 16u);
+  EXPECT_GT(a.cores, 0);
+  EXPECT_FALSE(a.allowed_cpus.empty());
+  auto l = load_average();
+  for (double v : l) EXPECT_GE(v, 0.0);
+  auto j = to_json(a);
+  EXPECT_TRUE(j["cgroup"].contains("cpu_source"));
+}

@@ -1,0 +1,29 @@
+// What a user asked for on the command line, before it is resolved against manifests.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfgate::plan {
+
+struct RunOptions {
+  std::string profile = "quick";
+  std::optional<int> min_rounds, max_rounds, warmup;
+  std::optional<double> max_time_s, timeout_s;
+  std::optional<std::string> policy;
+  double noise = 0.02;  // the noise band, as a fraction (--noise takes a percentage)
+  double alpha = 0.05;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::vector<int>> cpus;
+  std::string out_dir;     // run: DIR/results.json
+  std::string json_path;   // explicit results file (wins over out_dir)
+  std::string catalog_dir; // empty: the bundled catalog
+  bool quiet = false;
+  std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
+};
+
+// "0,1" or "0-3,6" → CPU numbers. Throws UsageError.
+std::vector<int> parse_cpu_list(const std::string& text);
+
+}  // namespace perfgate::plan

@@ -1,0 +1,182 @@
+#include "plan/plan.hpp"
+
+#include <random>
+#include <sstream>
+
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "measure/host.hpp"
+#include "run/child.hpp"
+#include "stats/sequential.hpp"
+
+namespace perfgate::plan {
+
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::istringstream in(text);
+  std::string part;
+  auto number = [&](const std::string& s) {
+    try {
+      std::size_t used = 0;
+      int v = std::stoi(s, &used);
+      if (used != s.size() || v < 0) throw std::invalid_argument(s);
+      return v;
+    } catch (const std::exception&) {
+      throw UsageError("--cpus: '" + text + "' is not a CPU list like 1 or 0,1 or 0-3");
+    }
+  };
+  while (std::getline(in, part, ',')) {
+    auto dash = part.find('-');
+    if (dash == std::string::npos) {
+      out.push_back(number(part));
+    } else {
+      int a = number(part.substr(0, dash)), b = number(part.substr(dash + 1));
+      if (b < a) throw UsageError("--cpus: range '" + part + "' is backwards");
+      for (int c = a; c <= b; ++c) out.push_back(c);
+    }
+  }
+  if (out.empty()) throw UsageError("--cpus: empty CPU list");
+  auto allowed = measure::allowed_cpus();
+  for (int c : out)
+    if (std::find(allowed.begin(), allowed.end(), c) == allowed.end())
+      throw UsageError("--cpus: CPU " + std::to_string(c) + " is not available to this process");
+  return out;
+}
+
+std::vector<int> choose_cpus(const std::string& count) {
+  auto allowed = measure::allowed_cpus();
+  if (count == "all" || allowed.empty()) return allowed;
+  std::size_t n = std::min<std::size_t>(std::stoul(count), allowed.size());
+  return std::vector<int>(allowed.end() - static_cast<long>(n), allowed.end());
+}
+
+json RunPlan::options_json() const {
+  json j = {{"alpha", alpha}, {"noise", noise}, {"looks_per_scenario", looks_per_scenario},
+            {"gated_comparisons", gated_total}, {"alpha_per_look", alpha_per_look}};
+  if (!scenarios.empty()) {
+    const auto& s = scenarios.front();
+    j["min_rounds"] = s.min_rounds;
+    j["max_rounds"] = s.max_rounds;
+    j["warmup"] = s.warmup;
+    j["max_time_s"] = s.max_time_s;
+    j["timeout_s"] = s.timeout_s;
+    j["cpus"] = s.cpus;
+    j["policy"] = s.policy;
+  }
+  return j;
+}
+
+namespace {
+
+constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = 4;
+
+void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
+  s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
+  s.max_rounds = o.max_rounds.value_or(p && p->max_rounds ? *p->max_rounds : kDefaultMaxRounds);
+  s.warmup = o.warmup.value_or(p && p->warmup ? *p->warmup : kDefaultWarmup);
+  s.max_time_s = o.max_time_s.value_or(p && p->max_time_s ? *p->max_time_s : 0.0);
+  s.timeout_s = o.timeout_s.value_or(p && p->timeout_s ? *p->timeout_s : 600.0);
+  if (s.min_rounds < 2) throw UsageError("--min-rounds must be at least 2 (a paired test needs pairs)");
+  if (s.max_rounds < s.min_rounds) s.max_rounds = s.min_rounds;
+  s.looks = stats::look_schedule(s.min_rounds, s.max_rounds, kLooks);
+}
+
+void parse_scenario_args(ScenarioPlan& s, const RunOptions& o) {
+  for (const auto& a : o.scenario_args) {
+    auto eq = a.find('=');
+    if (eq == std::string::npos) throw UsageError("--scenario-arg: '" + a + "' must be VARIANT=ARGUMENT");
+    s.extra_args[a.substr(0, eq)].push_back(a.substr(eq + 1));
+  }
+}
+
+void finish(RunPlan& rp, const RunOptions& o) {
+  if (o.alpha <= 0 || o.alpha >= 1) throw UsageError("--alpha must be between 0 and 1");
+  if (o.noise < 0 || o.noise >= 1) throw UsageError("--noise must be a percentage between 0 and 100");
+  rp.alpha = o.alpha;
+  rp.noise = o.noise;
+  rp.seed = o.seed ? *o.seed : std::random_device{}();
+  rp.looks_per_scenario = kLooks;
+  rp.alpha_per_look = stats::alpha_per_look(rp.alpha, kLooks);
+  rp.gated_total = 0;
+  for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
+}
+
+}  // namespace
+
+RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
+                 const RunOptions& o) {
+  RunPlan rp;
+  std::vector<const catalog::Manifest*> chosen;
+  if (names.empty())
+    for (const auto& m : catalog) chosen.push_back(&m);
+  else
+    for (const auto& n : names) chosen.push_back(&catalog::find_scenario(catalog, n));
+  if (chosen.empty()) throw UsageError("no scenarios to run");
+  for (const auto* m : chosen) {
+    auto pit = m->profiles.find(o.profile);
+    if (pit == m->profiles.end()) {
+      std::string known;
+      for (const auto& n : m->profile_names()) known += (known.empty() ? "" : ", ") + n;
+      throw UsageError("scenario " + m->name + " has no profile '" + o.profile + "' (it has: " + known + ")");
+    }
+    ScenarioPlan s;
+    s.manifest = *m;
+    s.profile = o.profile;
+    s.params = pit->second.params;
+    for (const auto& v : m->variants)
+      if (v.in_profile(o.profile)) s.variants.push_back(v);
+    s.policy = o.policy.value_or(m->policy);
+    apply_rounds(s, &pit->second, o);
+    s.cpus = o.cpus ? *o.cpus : choose_cpus(m->cpus);
+    // Beside the manifest first (bundled and user catalogs), else absolute or on PATH.
+    std::filesystem::path prog = m->program;
+    if (prog.is_relative() && (m->program.find('/') != std::string::npos || std::filesystem::exists(m->dir / prog)))
+      prog = m->dir / prog;
+    try {
+      s.program = run::resolve_program(prog.string());
+    } catch (const UsageError& e) {
+      throw UsageError(m->file.string() + ": program: " + e.what() + " (is the project built?)");
+    }
+    s.gated_metrics = {m->primary_metric};
+    for (const auto& c : m->claims)
+      if (c.profiles.empty() || std::find(c.profiles.begin(), c.profiles.end(), o.profile) != c.profiles.end())
+        s.claims.push_back(c);
+    parse_scenario_args(s, o);
+    rp.scenarios.push_back(std::move(s));
+  }
+  finish(rp, o);
+  return rp;
+}
+
+RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
+                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& o) {
+  RunPlan rp;
+  ScenarioPlan s;
+  s.manifest.name = name;
+  s.manifest.title = name;
+  s.manifest.kind = "ab";
+  s.manifest.program = before_argv.at(0);
+  s.manifest.primary_metric = metric;
+  s.manifest.policy = "no-regress";
+  catalog::Variant before, after;
+  before.name = "before";
+  after.name = "after";
+  after.compare_to = "before";
+  s.variants = {before, after};
+  s.manifest.variants = s.variants;
+  s.profile = "ab";
+  s.policy = o.policy.value_or("no-regress");
+  apply_rounds(s, nullptr, o);
+  s.cpus = o.cpus ? *o.cpus : choose_cpus("1");
+  s.gated_metrics = {metric};
+  s.ab = true;
+  s.before_argv = before_argv;
+  s.after_argv = after_argv;
+  run::resolve_program(before_argv.at(0));
+  run::resolve_program(after_argv.at(0));
+  rp.scenarios.push_back(std::move(s));
+  finish(rp, o);
+  return rp;
+}
+
+}  // namespace perfgate::plan

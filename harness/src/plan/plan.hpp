@@ -1,0 +1,56 @@
+// The plan stage: which scenarios, at which profile, with which rounds, policy, CPUs and
+// looks — everything decided before the first process starts, so the results can say it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "catalog/manifest.hpp"
+#include "plan/options.hpp"
+
+namespace perfgate::plan {
+
+using json = nlohmann::json;
+
+struct ScenarioPlan {
+  catalog::Manifest manifest;
+  std::string profile;
+  json params = json::object();
+  std::vector<catalog::Variant> variants;  // those that run at this profile; before, after first
+  std::string policy;
+  int min_rounds = 8, max_rounds = 30, warmup = 1;
+  double max_time_s = 0, timeout_s = 600;
+  std::vector<int> looks;
+  std::vector<int> cpus;
+  std::string program;  // resolved path of the scenario program
+  std::set<std::string> gated_metrics;
+  std::vector<catalog::Claim> claims;  // those that apply at this profile
+  std::map<std::string, std::vector<std::string>> extra_args;  // variant → appended args
+  // `perfgate ab`: the two commands, run as they are.
+  bool ab = false;
+  std::vector<std::string> before_argv, after_argv;
+};
+
+struct RunPlan {
+  std::vector<ScenarioPlan> scenarios;
+  double alpha = 0.05, noise = 0.02;
+  std::uint64_t seed = 1;
+  int looks_per_scenario = 4;
+  int gated_total = 0;       // gated comparisons in the whole run: the Holm family
+  double alpha_per_look = 0.0125;
+  json options_json() const;
+};
+
+RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
+                 const RunOptions& options);
+
+RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
+                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
+
+// The CPUs a sample is pinned to: the last `count` allowed CPUs, so CPU 0 is left to the
+// harness and the system when there is more than one.
+std::vector<int> choose_cpus(const std::string& count);
+
+}  // namespace perfgate::plan

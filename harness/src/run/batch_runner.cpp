@@ -1,0 +1,121 @@
+#include "run/batch_runner.hpp"
+
+#include <chrono>
+#include <fstream>
+
+#include "common/errors.hpp"
+#include "common/interrupt.hpp"
+#include "measure/cgroup.hpp"
+#include "run/schedule.hpp"
+#include "perfgate/sample.hpp"
+
+namespace perfgate::run {
+namespace {
+
+std::string describe_failure(const VariantCommand& v, const ChildResult& r, const SampleFiles& f) {
+  std::string why = r.timed_out ? "timed out" : r.signal ? "was killed by signal " + std::to_string(r.signal)
+                                                           : "exited with " + std::to_string(r.exit_code);
+  std::string tail = tail_of_file(f.stderr_path);
+  return "variant " + v.name + ": " + v.argv[0] + " " + why + (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
+}
+
+Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order, const TempDir& run_dir,
+               const BatchHooks& hooks, int serial) {
+  const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
+  const fs::path work = dir / "work";
+  fs::create_directories(work);
+  SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
+  ChildSpec spec;
+  spec.argv = v.argv;
+  spec.cwd = work;
+  spec.stdout_path = files.stdout_path;
+  spec.stderr_path = files.stderr_path;
+  spec.cpus = plan.cpus;
+  spec.timeout_s = plan.timeout_s;
+  spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
+              {"PERFGATE_WORKDIR", work.string()},
+              {"TMPDIR", work.string()},
+              {"PERFGATE_VARIANT", v.name}};
+  measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
+  ChildResult r = run_child(spec, cgroup);
+
+  Sample s;
+  s.round = round;
+  s.variant = v.name;
+  s.warmup = warmup;
+  s.order = order;
+  s.exit_code = r.timed_out ? -1 : r.signal ? -r.signal : r.exit_code;
+  if (r.timed_out || r.signal || r.exit_code != 0) {
+    throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
+  }
+  add_outside_metrics(s, r);
+  if (v.digest_stdout) {
+    Digest d;
+    std::ifstream in(files.stdout_path, std::ios::binary);
+    char buf[1 << 16];
+    while (in.read(buf, sizeof buf) || in.gcount() > 0) d.update(buf, static_cast<std::size_t>(in.gcount()));
+    s.digest = d.hex();
+    // The stdout itself is the output a mismatch is diffed on.
+    std::error_code ec;
+    fs::rename(files.stdout_path, files.output_path, ec);
+    files.stdout_path = files.output_path;
+  } else {
+    parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
+  }
+  if (hooks.on_sample) hooks.on_sample(s, files);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return s;
+}
+
+}  // namespace
+
+void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
+  RoundOrder order(plan.seed);
+  std::vector<std::string> names;
+  for (const auto& v : plan.variants) names.push_back(v.name);
+  auto command = [&](const std::string& n) -> const VariantCommand& {
+    for (const auto& v : plan.variants)
+      if (v.name == n) return v;
+    throw std::logic_error("no variant " + n);
+  };
+  const auto start = std::chrono::steady_clock::now();
+  int serial = 0;
+  std::size_t next_look = 0;
+  const int total_rounds = plan.warmup + plan.max_rounds;
+  for (int round = 1; round <= total_rounds; ++round) {
+    check_interrupted();
+    const bool warmup = round <= plan.warmup;
+    if (hooks.on_round) hooks.on_round(round, total_rounds, warmup);
+    int pos = 0;
+    for (const auto& name : order.next(names)) {
+      out.samples.push_back(run_one(plan, command(name), round, warmup, pos++, run_dir, hooks, ++serial));
+    }
+    if (warmup) continue;
+    ++out.rounds;
+    const bool out_of_time =
+        plan.max_time_s > 0 &&
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() >= plan.max_time_s;
+    while (next_look < plan.looks.size() && plan.looks[next_look] < out.rounds) ++next_look;
+    const bool at_look = next_look < plan.looks.size() && plan.looks[next_look] == out.rounds;
+    if (at_look) {
+      out.looks_taken.push_back(out.rounds);
+      std::vector<Sample> measured;
+      for (const auto& s : out.samples)
+        if (!s.warmup) measured.push_back(s);
+      if (hooks.should_stop && hooks.should_stop(measured, static_cast<int>(next_look))) {
+        out.stop_reason = "clear at look " + std::to_string(next_look + 1) + " (round " + std::to_string(out.rounds) + ")";
+        return;
+      }
+      ++next_look;
+    }
+    if (out_of_time) {
+      out.stop_reason = "max time (" + std::to_string(static_cast<int>(plan.max_time_s)) + " s) after round " +
+                        std::to_string(out.rounds);
+      return;
+    }
+  }
+  out.stop_reason = "max rounds (" + std::to_string(plan.max_rounds) + ")";
+}
+
+}  // namespace perfgate::run

@@ -1,0 +1,56 @@
+// Runs the rounds of one batch scenario (or one `ab` command pair): warm-up rounds first,
+// then measured rounds in a fresh random order each, until a look says the verdict is clear,
+// the round limit, or the time limit. Each sample is a fresh child in a fresh cgroup.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/files.hpp"
+#include "run/sample.hpp"
+
+namespace perfgate::run {
+
+struct VariantCommand {
+  std::string name;
+  std::vector<std::string> argv;
+  bool digest_stdout = false;  // `ab`: the digest is a hash of stdout, there is no JSON line
+};
+
+struct BatchPlan {
+  std::string scenario;
+  std::vector<VariantCommand> variants;
+  std::vector<int> cpus;
+  int warmup = 1;
+  int max_rounds = 30;
+  double max_time_s = 0;  // 0: no limit
+  double timeout_s = 600;
+  std::vector<int> looks;  // measured-round counts at which should_stop is asked
+  std::uint64_t seed = 1;
+};
+
+struct SampleFiles {
+  fs::path stdout_path, stderr_path, output_path;
+};
+
+struct BatchHooks {
+  // Every sample as it completes (warm-up included). May throw to stop the scenario (an
+  // equivalence failure): the files are still there while it runs.
+  std::function<void(const Sample&, const SampleFiles&)> on_sample;
+  // Asked at each look with every measured sample so far: true ends the rounds.
+  std::function<bool(const std::vector<Sample>&, int look_index)> should_stop;
+  std::function<void(int round, int rounds_planned, bool warmup)> on_round;
+};
+
+struct BatchOutcome {
+  std::vector<Sample> samples;  // filled as samples complete, so it holds them after a throw
+  int rounds = 0;               // measured rounds completed
+  std::string stop_reason;
+  std::vector<int> looks_taken;
+};
+
+void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out);
+
+}  // namespace perfgate::run

@@ -1,0 +1,112 @@
+// The runner's pieces on real processes: splitting, ordering, pinning, cgroup placement,
+// timeouts, syscall counts read before reaping.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "measure/host.hpp"
+#include "run/child.hpp"
+#include "run/schedule.hpp"
+
+using namespace perfgate;
+using namespace perfgate::run;
+
+TEST(SplitCommand, SplitsLikeAShell) {
+  EXPECT_EQ(split_command("a 'b c' \"d e\" f\\ g"), (std::vector<std::string>{"a", "b c", "d e", "f g"}));
+  EXPECT_THROW(split_command("a | b"), UsageError);
+  EXPECT_THROW(split_command("echo $(date)"), UsageError);
+  EXPECT_THROW(split_command("echo 'open"), UsageError);
+}
+
+TEST(RoundOrder, SeededPermutations) {
+  RoundOrder a(42), b(42), c(43);
+  std::vector<std::string> v = {"before", "after", "x", "y"};
+  bool differs = false;
+  std::set<std::vector<std::string>> seen;
+  for (int i = 0; i < 20; ++i) {
+    auto oa = a.next(v), ob = b.next(v), oc = c.next(v);
+    EXPECT_EQ(oa, ob);
+    differs = differs || oa != oc;
+    auto sorted = oa;
+    std::sort(sorted.begin(), sorted.end());
+    auto expect = v;
+    std::sort(expect.begin(), expect.end());
+    EXPECT_EQ(sorted, expect);
+    seen.insert(oa);
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_GT(seen.size(), 3u) << "orders must vary from round to round";
+}
+
+namespace {
+ChildResult run_sh(const std::string& script, const TempDir& dir, std::vector<int> cpus = {}, double timeout = 30) {
+  ChildSpec spec;
+  spec.argv = {"/bin/sh", "-c", script};
+  spec.cwd = dir.path();
+  spec.stdout_path = dir.path() / "out";
+  spec.stderr_path = dir.path() / "err";
+  spec.cpus = std::move(cpus);
+  spec.timeout_s = timeout;
+  measure::SampleCgroup cg("run-test");
+  return run_child(spec, cg);
+}
+}  // namespace
+
+TEST(RunChild, ExitCodeAndOutput) {
+  TempDir d("perfgate-test-");
+  auto r = run_sh("echo hello; echo oops >&2; exit 7", d);
+  EXPECT_EQ(r.exit_code, 7);
+  EXPECT_EQ(read_file(d.path() / "out"), "hello\n");
+  EXPECT_EQ(read_file(d.path() / "err"), "oops\n");
+  EXPECT_GT(r.wall_ms, 0);
+}
+
+TEST(RunChild, PinnedAndInItsOwnCgroupBeforeItRuns) {
+  TempDir d("perfgate-test-");
+  auto cpus = measure::allowed_cpus();
+  const int cpu = cpus.back();
+  auto r = run_sh("grep Cpus_allowed_list /proc/self/status; cat /proc/self/cgroup", d, {cpu});
+  ASSERT_EQ(r.exit_code, 0);
+  std::string out = read_file(d.path() / "out");
+  EXPECT_NE(out.find("Cpus_allowed_list:\t" + std::to_string(cpu) + "\n"), std::string::npos) << out;
+  if (measure::cgroup_layout().writable) {
+    EXPECT_NE(out.find("perfgate-" + std::to_string(::getpid()) + "-run-test"), std::string::npos) << out;
+  }
+}
+
+TEST(RunChild, SyscallsAreReadBeforeReaping) {
+  TempDir d("perfgate-test-");
+  auto r = run_sh("dd if=/dev/zero of=/dev/null bs=512 count=300 2>/dev/null", d);
+  ASSERT_EQ(r.exit_code, 0);
+  ASSERT_TRUE(r.io.has_value());
+  EXPECT_GE(r.io->syscr, 300u);
+  EXPECT_GE(r.io->syscw, 300u);
+}
+
+TEST(RunChild, CpuIsMeasured) {
+  TempDir d("perfgate-test-");
+  auto r = run_sh("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done", d);
+  ASSERT_EQ(r.exit_code, 0);
+  if (r.cgroup_cpu) {
+    EXPECT_GT(r.cgroup_cpu->usage_usec, 0u);
+  }
+  else EXPECT_GT(r.usage.ru_utime.tv_sec * 1000000 + r.usage.ru_utime.tv_usec, 0);
+}
+
+TEST(RunChild, TimeoutKillsTheWholeSample) {
+  TempDir d("perfgate-test-");
+  auto r = run_sh("sleep 30 & sleep 30; wait", d, {}, 0.5);
+  EXPECT_TRUE(r.timed_out);
+}
+
+TEST(RunChild, MissingProgramIsAUsageError) {
+  TempDir d("perfgate-test-");
+  ChildSpec spec;
+  spec.argv = {"/nonexistent/program"};
+  spec.cwd = d.path();
+  measure::SampleCgroup cg("run-test-missing");
+  EXPECT_THROW(run_child(spec, cg), UsageError);
+}

@@ -1,0 +1,17 @@
+#include "run/schedule.hpp"
+
+#include <algorithm>
+
+namespace perfgate::run {
+
+std::vector<std::string> RoundOrder::next(std::vector<std::string> variants) {
+  // Fisher–Yates by hand: std::shuffle's algorithm is unspecified, and a seed must replay the
+  // same order with any standard library.
+  for (std::size_t i = variants.size(); i > 1; --i) {
+    std::size_t j = static_cast<std::size_t>(rng_() % i);
+    std::swap(variants[i - 1], variants[j]);
+  }
+  return variants;
+}
+
+}  // namespace perfgate::run

@@ -1,0 +1,114 @@
+#include "stats/scenario_stats.hpp"
+
+#include "stats/multiple.hpp"
+
+namespace perfgate::stats {
+
+Better better_of(const std::string& s) { return s == "higher" ? Better::Higher : Better::Lower; }
+
+Summaries summarize_samples(const std::vector<run::Sample>& samples) {
+  std::map<std::string, std::map<std::string, std::vector<double>>> values;
+  Summaries out;
+  for (const auto& s : samples) {
+    if (s.warmup) continue;
+    for (const auto& [name, m] : s.metrics) {
+      values[s.variant][name].push_back(m.value);
+      auto& ms = out[s.variant][name];
+      ms.unit = m.unit;
+      ms.better = m.better;
+      ms.source = m.source;
+    }
+  }
+  for (auto& [variant, metrics] : values)
+    for (auto& [name, v] : metrics) out[variant][name].s = summarize(v);
+  return out;
+}
+
+std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples, const std::vector<VariantPair>& pairs,
+                                        const std::set<std::string>& gated_metrics, std::uint64_t seed) {
+  // round → variant → sample
+  std::map<int, std::map<std::string, const run::Sample*>> by_round;
+  for (const auto& s : samples)
+    if (!s.warmup) by_round[s.round][s.variant] = &s;
+  std::vector<Comparison> out;
+  std::uint64_t stream = 0;
+  for (const auto& pair : pairs) {
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> paired;  // metric → (base, variant)
+    std::map<std::string, const run::MetricValue*> meta;
+    for (const auto& [round, vs] : by_round) {
+      auto a = vs.find(pair.baseline), b = vs.find(pair.variant);
+      if (a == vs.end() || b == vs.end()) continue;
+      for (const auto& [name, m] : b->second->metrics) {
+        auto base = a->second->metrics.find(name);
+        if (base == a->second->metrics.end()) continue;
+        paired[name].first.push_back(base->second.value);
+        paired[name].second.push_back(m.value);
+        meta[name] = &m;
+      }
+    }
+    for (const auto& [name, v] : paired) {
+      if (v.first.size() < 2) continue;
+      Comparison c;
+      c.variant = pair.variant;
+      c.baseline = pair.baseline;
+      c.metric = name;
+      c.unit = meta[name]->unit;
+      c.better = meta[name]->better;
+      c.gated = pair.gated && gated_metrics.count(name);
+      // One bootstrap stream per comparison: the same seed replays every interval.
+      try {
+        c.r = paired_ratio(v.first, v.second, seed + 7919 * ++stream);
+      } catch (const std::invalid_argument&) {
+        continue;  // a metric that can go negative has no meaningful ratio; it stays in the summaries
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+void decide_family(const std::vector<Comparison*>& family, double alpha, double noise) {
+  std::vector<double> p;
+  for (const auto* c : family) p.push_back(c->r.p_wilcoxon);
+  std::vector<double> adjusted = holm(p);
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    family[i]->p_adjusted = adjusted[i];
+    family[i]->verdict = decide(family[i]->r, adjusted[i], alpha, noise, better_of(family[i]->better));
+  }
+}
+
+nlohmann::json to_json(const Summaries& summaries) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [variant, metrics] : summaries)
+    for (const auto& [name, m] : metrics)
+      out[variant][name] = {{"n", m.s.n},        {"unit", m.unit},     {"better", m.better}, {"source", m.source},
+                            {"median", m.s.median}, {"mean", m.s.mean}, {"stddev", m.s.stddev}, {"mad", m.s.mad},
+                            {"min", m.s.min},    {"max", m.s.max},     {"p50", m.s.p50},     {"p90", m.s.p90},
+                            {"p95", m.s.p95},    {"p99", m.s.p99}};
+  return out;
+}
+
+namespace {
+nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+}  // namespace
+
+nlohmann::json to_json(const Comparison& c, double confidence) {
+  return {{"variant", c.variant},
+          {"baseline", c.baseline},
+          {"metric", c.metric},
+          {"unit", c.unit},
+          {"better", c.better},
+          {"gated", c.gated},
+          {"n", c.r.n},
+          {"ratio", finite_or_null(c.r.ratio)},
+          {"ci", {finite_or_null(c.r.ci.lo), finite_or_null(c.r.ci.hi)}},
+          {"confidence", confidence},
+          {"log_scale", c.r.log_scale},
+          {"p_wilcoxon", c.r.p_wilcoxon},
+          {"wilcoxon_method", c.r.wilcoxon_method},
+          {"p_wilcoxon_adjusted", c.p_adjusted},
+          {"p_mann_whitney", c.r.p_mann_whitney},
+          {"verdict", to_string(c.verdict)}};
+}
+
+}  // namespace perfgate::stats

@@ -1,0 +1,28 @@
+// From a paired ratio to a verdict, and to "at least N times better".
+#pragma once
+
+#include <string>
+
+#include "stats/paired.hpp"
+
+namespace perfgate::stats {
+
+enum class Better { Lower, Higher };  // the metric's direction
+enum class Verdict { Better, Worse, NoChange };
+
+// "better", "worse", "no significant change".
+std::string to_string(Verdict verdict);
+
+// Better or Worse only when both hold: p_adjusted < alpha (p_adjusted already corrected for
+// every comparison of the run, e.g. by holm()) and the CI lies wholly outside the noise band
+// [1 - noise, 1 + noise], on AFTER's good side (Better) or bad side (Worse) given `better`.
+// Anything else, a NaN p included, is NoChange. Throws std::invalid_argument unless
+// 0 < alpha <= 1 and 0 <= noise < 1.
+Verdict decide(const PairedRatio& r, double p_adjusted, double alpha, double noise, Better better);
+
+// "AFTER is at least `factor` x better", judged on the whole interval, not the point estimate:
+// Lower: ci.hi <= 1 / factor; Higher: ci.lo >= factor. Throws std::invalid_argument unless
+// factor > 0.
+bool meets_factor(const PairedRatio& r, double factor, Better better);
+
+}  // namespace perfgate::stats

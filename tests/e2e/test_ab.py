@@ -1,0 +1,101 @@
+"""End-to-end tests of `perfgate ab`: a user's own pair of commands, gated from outside."""
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import time
+
+
+
+# About 40 ms of CPU on this kind of machine: long enough to measure, short enough for CI.
+WORK = 25_000_000
+
+
+def test_aa_pair_passes_under_no_regress(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK} same",
+                 "--metric", "cpu_ms", "--seed", "11", "--out", tmp_path, "--quiet")
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(tmp_path / "results.json")
+    s = doc["scenarios"][0]
+    assert doc["outcome"]["status"] == "passed"
+    assert s["policy"] == "no-regress"
+    policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
+    assert policy["passed"] is True
+    assert len([x for x in s["samples"] if not x["warmup"]]) >= 2 * 8
+
+
+def test_after_with_30_percent_more_work_exits_1(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--before", f"{burn} {WORK} same", "--after", f"{burn} {int(WORK * 1.3)} same",
+                 "--metric", "cpu_ms", "--seed", "12", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = validate(tmp_path / "results.json")
+    s = doc["scenarios"][0]
+    c = [c for c in s["comparisons"] if c["metric"] == "cpu_ms" and c["gated"]][0]
+    assert c["verdict"] == "worse"
+    assert 1.15 < c["ratio"] < 1.5
+    assert "policy gate failed" in r.stderr
+
+
+def test_outputs_differ_exits_3_and_names_the_line(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--before", f"{burn} 1000 alpha", "--after", f"{burn} 1000 beta", "--out", tmp_path)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "first differing line 1" in r.stderr
+    assert "'alpha'" in r.stderr and "'beta'" in r.stderr
+    doc = validate(tmp_path / "results.json")
+    eq = [g for g in doc["scenarios"][0]["gates"] if g["kind"] == "equivalence"][0]
+    assert eq["passed"] is False
+
+
+def test_after_that_crashes_exits_4_with_its_stderr(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--before", f"{burn} 1000 x", "--after", f"{burn} 1000 x --crash", "--out", tmp_path)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "deliberate crash" in r.stderr
+    assert "signal 6" in r.stderr
+    doc = validate(tmp_path / "results.json")
+    assert doc["outcome"]["exit_code"] == 4
+    assert "deliberate crash" in doc["scenarios"][0]["error"]["message"]
+
+
+def test_shell_flag_runs_through_sh(perfgate, tmp_path):
+    r = perfgate("ab", "--shell", "--before", "echo a | tr a b", "--after", "echo b",
+                 "--min-rounds", "3", "--max-rounds", "3", "--out", tmp_path, "--quiet")
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_unsplittable_command_is_usage_error(perfgate):
+    r = perfgate("ab", "--before", "echo a | tr a b", "--after", "echo b")
+    assert r.returncode == 2
+    assert "--shell" in r.stderr
+
+
+def _perfgate_leftovers():
+    procs = subprocess.run(["pgrep", "-f", "tests/tools/burn"], capture_output=True, text=True).stdout.split()
+    tmp = [p for p in pathlib.Path("/tmp").glob("perfgate-run-*")]
+    cgroups = []
+    for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpuacct"]:
+        cgroups += [str(p) for p in pathlib.Path(root).rglob("perfgate-*") if p.is_dir()] if os.path.isdir(root) else []
+    return procs, tmp, cgroups
+
+
+def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, burn, tmp_path, validate):
+    before = _perfgate_leftovers()
+    p = subprocess.Popen([perfgate_bin, "ab", "--before", f"{burn} {WORK * 4} same", "--after",
+                          f"{burn} {WORK * 4} same", "--min-rounds", "50", "--max-rounds", "50",
+                          "--out", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    results = tmp_path / "results.json"
+    # Let a few rounds complete (a sample is ~0.15 s), then interrupt, most likely mid-sample.
+    time.sleep(3.0)
+    assert p.poll() is None, "perfgate ended before the interrupt"
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, out + err
+    doc = validate(results)
+    assert doc["outcome"]["status"] == "interrupted"
+    assert doc["run"]["stop_reason"] == "interrupted"
+    assert len(doc["scenarios"][0]["samples"]) >= 2
+    assert doc["scenarios"][0]["stop"]["reason"] == "interrupted"
+    procs, tmp, cgroups = _perfgate_leftovers()
+    assert procs == before[0], "a burn process outlived perfgate"
+    assert set(tmp) <= set(before[1]), f"temporary directories left: {tmp}"
+    assert set(cgroups) <= set(before[2]), f"cgroups left: {cgroups}"
