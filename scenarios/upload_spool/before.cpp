@@ -1,0 +1,38 @@
+// BEFORE: every frame goes straight to the file with its own write(2) — the bare File of
+// `stream_body_to_path`.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "spool.hpp"
+
+namespace upload_spool {
+
+WriteResult spool_bare(const fs::path& dir, const Params& p) {
+  WriteResult r;
+  perfgate::Digest d;
+  FrameSource frames(p);
+  for (int f = 0; f < p.files; ++f) {
+    fs::path path = dir / ("upload-" + std::to_string(f) + ".spool");
+    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
+    for (int i = 0; i < p.frames; ++i) {
+      const char* frame = frames.frame(f, i);
+      std::size_t off = 0;
+      while (off < frames.frame_bytes()) {
+        ssize_t n = ::write(fd, frame + off, frames.frame_bytes() - off);
+        ++r.calls;
+        if (n < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+        off += static_cast<std::size_t>(n);
+      }
+    }
+    ::close(fd);
+    digest_and_remove(path, d, r);
+  }
+  r.digest = d.hex();
+  return r;
+}
+
+}  // namespace upload_spool

@@ -1,0 +1,65 @@
+// Upload spool I/O (seed 000 [6][7]): the assembly read pass over completed chunk files and
+// the chunk-spool write of HTTP frames. BEFORE and AFTER differ only in buffer sizes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "perfgate/sample.hpp"
+
+namespace upload_spool {
+
+namespace fs = std::filesystem;
+
+struct Params {
+  int parts = 16;          // part files of the assembly read
+  int part_mib = 10;
+  int files = 20;          // spooled uploads
+  int frames = 640;        // frames per upload
+  int frame_kib = 16;
+  bool corrupt_one_frame = false;  // test-only: flips a byte of one frame, so the gate must trip
+};
+
+Params params_from(const perfgate::Invocation& inv);
+
+// The fixture: `parts` files of `part_mib` MiB of deterministic bytes, and the frame source.
+void seed(const fs::path& dir, const Params& p);
+
+struct ReadResult {
+  std::uint64_t bytes = 0, calls = 0;
+  std::string digest;
+  std::vector<std::string> lines;  // one per part: name, bytes, digest
+};
+struct WriteResult {
+  std::uint64_t bytes = 0, calls = 0;
+  std::string digest;  // of the spooled files' content, read back through mmap (no read(2) counted)
+  std::vector<std::string> lines;  // one per upload: name, bytes, digest
+};
+
+// Streams every part through a read buffer of `buffer_bytes` (one read(2) per fill).
+ReadResult read_parts(const fs::path& fixture, const Params& p, std::size_t buffer_bytes);
+
+// The frames of upload `file`: `frames` frames of `frame_kib` KiB, deterministic.
+class FrameSource {
+ public:
+  explicit FrameSource(const Params& p);
+  const char* frame(int file, int index);  // valid until the next call
+  std::size_t frame_bytes() const { return frame_.size(); }
+
+ private:
+  std::vector<char> body_, frame_;
+  std::size_t frame_count_;
+  bool corrupt_;
+};
+
+// Spools every upload into `dir`; how depends on the variant (before.cpp, after.cpp).
+WriteResult spool_bare(const fs::path& dir, const Params& p);                         // BEFORE
+WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buffer);  // AFTER
+
+// Shared by both writers: the digest of what landed on disk, then the files are removed.
+void digest_and_remove(const fs::path& file, perfgate::Digest& d, WriteResult& r);
+
+}  // namespace upload_spool
