@@ -69,8 +69,8 @@ def test_unsplittable_command_is_usage_error(perfgate):
     assert "--shell" in r.stderr
 
 
-def _perfgate_leftovers():
-    procs = subprocess.run(["pgrep", "-f", "tests/tools/burn"], capture_output=True, text=True).stdout.split()
+def _perfgate_leftovers(tag="sigint-test"):
+    procs = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split()
     tmp = [p for p in pathlib.Path("/tmp").glob("perfgate-run-*")]
     cgroups = []
     for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpuacct"]:
@@ -79,9 +79,10 @@ def _perfgate_leftovers():
 
 
 def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, burn, tmp_path, validate):
-    before = _perfgate_leftovers()
-    p = subprocess.Popen([perfgate_bin, "ab", "--before", f"{burn} {WORK * 4} same", "--after",
-                          f"{burn} {WORK * 4} same", "--min-rounds", "50", "--max-rounds", "50",
+    tag = f"sigint-test-{os.getpid()}"
+    before = _perfgate_leftovers(tag)
+    p = subprocess.Popen([perfgate_bin, "ab", "--before", f"{burn} {WORK * 4} {tag}", "--after",
+                          f"{burn} {WORK * 4} {tag}", "--min-rounds", "50", "--max-rounds", "50",
                           "--out", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     results = tmp_path / "results.json"
     # Let a few rounds complete (a sample is ~0.15 s), then interrupt, most likely mid-sample.
@@ -95,7 +96,7 @@ def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, b
     assert doc["run"]["stop_reason"] == "interrupted"
     assert len(doc["scenarios"][0]["samples"]) >= 2
     assert doc["scenarios"][0]["stop"]["reason"] == "interrupted"
-    procs, tmp, cgroups = _perfgate_leftovers()
-    assert procs == before[0], "a burn process outlived perfgate"
+    procs, tmp, cgroups = _perfgate_leftovers(tag)
+    assert procs == [], "a burn process outlived perfgate"
     assert set(tmp) <= set(before[1]), f"temporary directories left: {tmp}"
     assert set(cgroups) <= set(before[2]), f"cgroups left: {cgroups}"

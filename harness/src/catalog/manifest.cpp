@@ -136,7 +136,8 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
     v.label = vr.str("label", "");
     v.args = vr.strings("args");
     if (variants[i].contains("compare_to")) {
-      if (!variants[i]["compare_to"].is_null()) v.compare_to = vr.str("compare_to");
+      // A variant compared to itself is a reference, like null.
+      if (!variants[i]["compare_to"].is_null() && vr.str("compare_to") != v.name) v.compare_to = vr.str("compare_to");
     } else if (v.name != "before") {
       v.compare_to = "before";
     }

@@ -19,6 +19,7 @@
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
 #include "run/batch_runner.hpp"
+#include "run/service_sampler.hpp"
 #include "stats/scenario_stats.hpp"
 #include "store/results_file.hpp"
 
@@ -75,6 +76,7 @@ struct ScenarioRun {
   Progress& progress;
   const TempDir& run_dir;
   int index, count;
+  std::string reproduce;  // the command that re-runs exactly this scenario
 
   json doc;
   run::BatchOutcome outcome;
@@ -87,7 +89,9 @@ struct ScenarioRun {
     json out = json::array();
     for (const auto& v : sp.variants)
       out.push_back({{"name", v.name}, {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
-                     {"sweep", v.sweep}, {"gated", v.gated()}});
+                     {"sweep", v.sweep}, {"gated", v.gated()},
+                     {"equivalence", v.equivalence.empty() ? "digest" : "extra." + v.equivalence},
+                     {"workload", v.workload}});
     return out;
   }
 
@@ -168,7 +172,6 @@ struct ScenarioRun {
            {"anchors", m.anchors},
            {"excluded", json::array()},
            {"notes", json::array()}};
-    if (m.kind == "service") throw RunError("service scenarios are not supported by this build yet");
     if (!sp.ab && (m.fixture_kind == "files" || m.fixture_kind == "sqlite")) {
       progress.update(prefix() + "seeding fixture");
       fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.program, sp.params, sp.cpus, sp.timeout_s);
@@ -205,6 +208,20 @@ struct ScenarioRun {
                       std::to_string(total - sp.warmup) + estimate(outcome.samples));
     };
     hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { equivalence.check(s, f); };
+    gate::ResponseGate responses;
+    run::ServicePlan service;
+    if (m.kind == "service") {
+      service = service_plan();
+      hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
+        std::map<std::string, std::string> digests;
+        run::Sample s = run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, digests);
+        responses.check(variant, round, digests);
+        return s;
+      };
+    }
+    auto gates_now = [&] {
+      return m.kind == "service" ? json::array({responses.result()}) : json::array({equivalence.result()});
+    };
     hooks.should_stop = [&](const std::vector<run::Sample>& measured, int) { return clear_at_look(measured); };
     try {
       run::run_batch(bp, run_dir, hooks, outcome);
@@ -214,7 +231,7 @@ struct ScenarioRun {
       exit_code = kExitEquivalence;
     } catch (const Interrupted&) {
       outcome.stop_reason = "interrupted";
-      doc["gates"] = json::array({equivalence.result()});
+      doc["gates"] = gates_now();
       analyse();
       throw;
     } catch (const Error& e) {
@@ -222,8 +239,68 @@ struct ScenarioRun {
       error_message = e.what();
       exit_code = e.code();
     }
-    doc["gates"] = json::array({equivalence.result()});
+    doc["gates"] = gates_now();
     analyse();
+    run_gbench();
+  }
+
+  run::ServicePlan service_plan() const {
+    const auto& m = sp.manifest;
+    run::ServicePlan p;
+    p.scenario = m.name;
+    p.program = sp.program;
+    p.profile = sp.profile;
+    p.fixture = fixture ? fixture->location : "";
+    p.params = sp.params;
+    p.load = m.profiles.at(sp.profile).load;
+    p.service = m.service;
+    p.workloads = m.workloads;
+    p.server_cpus = sp.cpus;
+    // The load generator on the CPUs the server does not use (the other core of two).
+    for (int c : measure::allowed_cpus())
+      if (std::find(sp.cpus.begin(), sp.cpus.end(), c) == sp.cpus.end()) p.load_cpus.push_back(c);
+    if (p.load_cpus.empty()) p.load_cpus = sp.cpus;
+    for (const auto& v : sp.variants) {
+      p.args[v.name] = v.args;
+      if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
+        p.args[v.name].insert(p.args[v.name].end(), it->second.begin(), it->second.end());
+      p.workload_of[v.name] = v.workload;
+    }
+    p.seed = rp.seed;
+    return p;
+  }
+
+  // A Google Benchmark binary the manifest names (service.gbench or gbench): run once after
+  // the rounds, its JSON kept in extra.gbench for the report.
+  void run_gbench() {
+    const auto& m = sp.manifest;
+    json g = m.service.contains("gbench") ? m.service["gbench"] : json();
+    if (!g.is_object() || !g.contains("program")) return;
+    progress.update(prefix() + "microbenchmarks");
+    const fs::path dir = run_dir.subdir("gbench");
+    run::ChildSpec spec;
+    spec.argv = {(m.dir / g["program"].get<std::string>()).string(), "--benchmark_format=json",
+                 "--benchmark_out=" + (dir / "out.json").string(), "--benchmark_out_format=json"};
+    for (const auto& a : g.value("args", json::array())) spec.argv.push_back(a.get<std::string>());
+    spec.cwd = dir;
+    spec.stdout_path = dir / "stdout";
+    spec.stderr_path = dir / "stderr";
+    spec.cpus = sp.cpus;
+    spec.timeout_s = sp.timeout_s;
+    measure::SampleCgroup cg(m.name + "-gbench");
+    auto r = run::run_child(spec, cg);
+    if (r.exit_code != 0) {
+      doc["notes"].push_back("microbenchmark " + g["program"].get<std::string>() + " failed: " + tail_of_file(spec.stderr_path, 300));
+      return;
+    }
+    auto j = json::parse(read_file(dir / "out.json"), nullptr, false);
+    if (!j.is_object()) return;
+    json rows = json::array();
+    for (const auto& b : j.value("benchmarks", json::array()))
+      rows.push_back({{"name", b.value("name", "")}, {"real_time", b.value("real_time", 0.0)},
+                      {"cpu_time", b.value("cpu_time", 0.0)}, {"time_unit", b.value("time_unit", "ns")},
+                      {"iterations", b.value("iterations", 0)}});
+    doc["extra"]["gbench"] = {{"program", g["program"]}, {"context", j.value("context", json::object())}, {"benchmarks", rows}};
   }
 
   std::string prefix() const {
@@ -258,6 +335,7 @@ struct ScenarioRun {
                                          {"why", "warm-up rounds fill caches and page in the program; they are kept in "
                                                  "samples but left out of every summary and comparison"}});
     if (!error_message.empty()) doc["error"] = {{"exit_code", exit_code}, {"message", error_message}};
+    doc["reproduce"] = reproduce;
     comparisons_to_doc();
   }
 
@@ -294,16 +372,37 @@ struct ScenarioRun {
     json anchors = doc["anchors"];
     for (auto& a : anchors) {
       const std::string metric = a.value("metric", "");
+      const std::string bv = a.value("before_variant", "before"), av = a.value("after_variant", "after");
       const auto& sum = doc["summaries"];
-      if (sum.contains("before") && sum["before"].contains(metric) && sum.contains("after") &&
-          sum["after"].contains(metric)) {
-        double b = sum["before"][metric]["median"], af = sum["after"][metric]["median"];
+      if (sum.contains(bv) && sum[bv].contains(metric) && sum.contains(av) && sum[av].contains(metric)) {
+        double b = sum[bv][metric]["median"], af = sum[av][metric]["median"];
         a["ours"] = {{"before", b}, {"after", af}, {"ratio", b != 0 ? json(af / b) : json()}};
       }
     }
     doc["anchors"] = anchors;
   }
 };
+
+// The run's command narrowed to one scenario: other scenario names dropped, this one kept.
+std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp) {
+  if (sp.ab) return join_command(argv);
+  std::vector<std::string> out;
+  bool named = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    if (i > 1 && a.rfind("-", 0) != 0 && argv[i - 1].rfind("--", 0) != 0) {
+      if (!named) out.push_back(sp.manifest.name);
+      named = true;
+      continue;
+    }
+    out.push_back(a);
+  }
+  if (!named) {
+    auto it = std::find(out.begin(), out.end(), "run");
+    out.insert(it == out.end() ? out.end() : it + 1, sp.manifest.name);
+  }
+  return join_command(out);
+}
 
 }  // namespace
 
@@ -348,6 +447,7 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
     runs.push_back(std::make_unique<ScenarioRun>(rp.scenarios[i], rp, progress, run_dir, static_cast<int>(i),
                                                  static_cast<int>(rp.scenarios.size())));
     ScenarioRun& sr = *runs.back();
+    sr.reproduce = scenario_reproduce(reproduce_argv, rp.scenarios[i]);
     try {
       sr.execute();
     } catch (const Interrupted&) {

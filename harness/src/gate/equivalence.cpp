@@ -74,4 +74,26 @@ nlohmann::json EquivalenceGate::result() const {
   return {{"kind", "equivalence"}, {"name", "same work"}, {"passed", !failure_.has_value()}, {"detail", detail}};
 }
 
+void ResponseGate::check(const std::string& variant, int round, const std::map<std::string, std::string>& digests) {
+  for (const auto& [path, digest] : digests) {
+    auto [it, fresh] = seen_.emplace(path, Seen{digest, variant, round});
+    if (fresh) continue;
+    ++compared_;
+    if (it->second.digest == digest) continue;
+    failure_ = "equivalence gate failed: " + path + " answered body " + digest.substr(0, 16) + " to " + variant +
+               " (round " + std::to_string(round) + ") but " + it->second.digest.substr(0, 16) + " to " +
+               it->second.variant + " (round " + std::to_string(it->second.round) + ")";
+    throw EquivalenceFailure(*failure_);
+  }
+}
+
+nlohmann::json ResponseGate::result() const {
+  return {{"kind", "equivalence"},
+          {"name", "same responses"},
+          {"passed", !failure_.has_value()},
+          {"detail", failure_ ? *failure_
+                              : std::to_string(seen_.size()) + " paths, " + std::to_string(compared_) +
+                                    " later answers compared with the first, all bodies equal"}};
+}
+
 }  // namespace perfgate::gate

@@ -41,6 +41,23 @@ class EquivalenceGate {
   std::optional<std::string> failure_;
 };
 
+// Service scenarios: every path's response body must be the same under every variant (over
+// the paths two variants both requested; workloads differ in which paths they ask for).
+class ResponseGate {
+ public:
+  void check(const std::string& variant, int round, const std::map<std::string, std::string>& body_digests);
+  nlohmann::json result() const;
+
+ private:
+  struct Seen {
+    std::string digest, variant;
+    int round;
+  };
+  std::map<std::string, Seen> seen_;
+  std::size_t compared_ = 0;
+  std::optional<std::string> failure_;
+};
+
 // The first line where two files differ: "line N: 'a' vs 'b'", or nullopt if they are equal.
 std::optional<std::string> first_difference(const fs::path& a, const fs::path& b, const std::string& a_name,
                                             const std::string& b_name);

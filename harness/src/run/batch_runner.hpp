@@ -42,6 +42,8 @@ struct BatchHooks {
   // Asked at each look with every measured sample so far: true ends the rounds.
   std::function<bool(const std::vector<Sample>&, int look_index)> should_stop;
   std::function<void(int round, int rounds_planned, bool warmup)> on_round;
+  // Service scenarios: how one sample is taken (default: run the variant's command once).
+  std::function<Sample(const std::string& variant, int round, bool warmup, int order, int serial)> take_sample;
 };
 
 struct BatchOutcome {

@@ -24,14 +24,19 @@ std::vector<std::size_t> histogram(const RequestSet& s, std::uint64_t seed, std:
   return h;
 }
 
-std::string temp_file(const std::string& text) {
-  char name[] = "/tmp/perfgate_urls_XXXXXX";
-  const int fd = mkstemp(name);
-  EXPECT_GE(fd, 0);
-  close(fd);
-  std::ofstream(name) << text;
-  return name;
-}
+// A temporary file holding `text`, removed with the object.
+struct TempFile {
+  explicit TempFile(const std::string& text) {
+    char name[] = "/tmp/perfgate_urls_XXXXXX";
+    const int fd = mkstemp(name);
+    EXPECT_GE(fd, 0);
+    close(fd);
+    path = name;
+    std::ofstream(path) << text;
+  }
+  ~TempFile() { std::remove(path.c_str()); }
+  std::string path;
+};
 
 }  // namespace
 
@@ -75,31 +80,29 @@ TEST(RequestSet, CycleVisitsEveryPathOncePerRound) {
 }
 
 TEST(RequestSet, UrlFileTakesPathsUrlsCommentsAndWeights) {
-  const auto plain = temp_file("# catalogue\n/a\n\nhttp://127.0.0.1:8333/b/c\n");
-  const auto s = RequestSet::from_url_file(plain);
+  const TempFile plain("# catalogue\n/a\n\nhttp://127.0.0.1:8333/b/c\n");
+  const auto s = RequestSet::from_url_file(plain.path);
   EXPECT_EQ(s.paths, (std::vector<std::string>{"/a", "/b/c"}));
   EXPECT_EQ(s.mix, RequestSet::Mix::Uniform);
 
-  const auto weighted = temp_file("/a 3\n/b 1\n");
-  const auto w = RequestSet::from_url_file(weighted);
+  const TempFile weighted("/a 3\n/b 1\n");
+  const auto w = RequestSet::from_url_file(weighted.path);
   EXPECT_EQ(w.mix, RequestSet::Mix::Weighted);
   EXPECT_NEAR(w.probability(0), 0.75, 1e-12);
 
-  EXPECT_THROW(RequestSet::from_url_file(temp_file("/a x\n")), std::invalid_argument);
-  EXPECT_THROW(RequestSet::from_url_file(temp_file("\n# nothing\n")), std::invalid_argument);
+  const TempFile bad_weight("/a x\n"), empty("\n# nothing\n");
+  EXPECT_THROW(RequestSet::from_url_file(bad_weight.path), std::invalid_argument);
+  EXPECT_THROW(RequestSet::from_url_file(empty.path), std::invalid_argument);
   EXPECT_THROW(RequestSet::from_url_file("/nonexistent/urls.txt"), std::runtime_error);
-  std::remove(plain.c_str());
-  std::remove(weighted.c_str());
 }
 
 TEST(RequestSet, WorkloadFromManifest) {
-  const auto file = temp_file("/a\n/b\n/c\n/d\n");
-  const auto dir = file.substr(0, file.rfind('/'));
-  const auto name = file.substr(file.rfind('/') + 1);
+  const TempFile file("/a\n/b\n/c\n/d\n");
+  const auto dir = file.path.substr(0, file.path.rfind('/'));
+  const auto name = file.path.substr(file.path.rfind('/') + 1);
   auto hot = RequestSet::from_workload({{"urls", name}, {"mix", "hot"}, {"hot_count", 1}, {"hot_fraction", 0.5}}, dir);
   EXPECT_NEAR(hot.probability(0), 0.5, 1e-12);
   EXPECT_NEAR(hot.probability(3), 0.5 / 3, 1e-12);
   EXPECT_THROW(RequestSet::from_workload({{"urls", name}, {"mix", "bogus"}}, dir), std::invalid_argument);
   EXPECT_THROW(RequestSet::from_workload({{"urls", name}, {"mix", "hot"}, {"hot_count", 9}}, dir), std::invalid_argument);
-  std::remove(file.c_str());
 }

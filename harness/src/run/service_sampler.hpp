@@ -1,0 +1,32 @@
+// One sample of a service scenario: start `PROGRAM serve` pinned to the server CPUs in its
+// own cgroup, wait for its {"listen": ...} line, warm it up with the load generator, then
+// measure one window — server CPU (cgroup delta), the stats endpoint's counter deltas and the
+// load generator's figures — and stop it. Warm-up and start-up never enter a measured window.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/files.hpp"
+#include "run/batch_runner.hpp"
+
+namespace perfgate::run {
+
+struct ServicePlan {
+  std::string scenario, program, profile, fixture;
+  nlohmann::json params, load, service, workloads;
+  std::vector<int> server_cpus, load_cpus;
+  std::map<std::string, std::vector<std::string>> args;       // variant → serve arguments
+  std::map<std::string, std::string> workload_of;              // variant → workload name
+  std::uint64_t seed = 1;
+};
+
+// Runs one sample; fills `body_digests` (path → digest) for the equivalence gate.
+Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
+                          const TempDir& run_dir, int serial, std::map<std::string, std::string>& body_digests);
+
+// GET path on 127.0.0.1:port, returning the body; throws RunError.
+std::string http_get(unsigned port, const std::string& path, double timeout_s = 5);
+
+}  // namespace perfgate::run
