@@ -1,5 +1,6 @@
 #include "cli/pipeline.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <sstream>
 
 #include "cache/fixture_cache.hpp"
+#include "postgres/pg_server.hpp"
 #include "catalog/catalog.hpp"
 #include "cli/progress.hpp"
 #include "cli/verdict_table.hpp"
@@ -66,6 +68,39 @@ std::string run_id() {
   return ss.str();
 }
 
+// The PostgreSQL server of a run, opened at the first scenario that needs it and stopped
+// (cluster deleted, or perfgate's databases dropped) when the run ends, however it ends.
+struct PgContext {
+  std::unique_ptr<measure::SampleCgroup> cgroup;  // the throwaway cluster's own cgroup
+  std::vector<std::string> procs_files;
+  std::unique_ptr<fixtures::PgServer> server;
+
+  fixtures::PgServer& open(Progress& progress) {
+    if (server) return *server;
+    cgroup = std::make_unique<measure::SampleCgroup>("postgres");
+    procs_files = cgroup->procs_files();
+    fixtures::PgServerOptions o;
+    o.cache_dir = fixtures::cache_root();
+    const auto* files = &procs_files;
+    o.in_child_before_exec = [files] {
+      for (const auto& f : *files) {
+        int fd = ::open(f.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd >= 0) {
+          (void)!::write(fd, "0", 1);
+          ::close(fd);
+        }
+      }
+    };
+    o.progress = [&progress](const std::string& m) { progress.update(m); };
+    try {
+      server = fixtures::PgServer::open(o);
+    } catch (const std::exception& e) {
+      throw RunError(std::string("PostgreSQL: ") + e.what());
+    }
+    return *server;
+  }
+};
+
 // The work of one scenario, in the order of the data flow.
 struct ScenarioRun {
   ScenarioRun(const plan::ScenarioPlan& sp_, const plan::RunPlan& rp_, Progress& progress_, const TempDir& run_dir_,
@@ -77,6 +112,7 @@ struct ScenarioRun {
   const TempDir& run_dir;
   int index, count;
   std::string reproduce;  // the command that re-runs exactly this scenario
+  PgContext* pg = nullptr;
 
   json doc;
   run::BatchOutcome outcome;
@@ -176,7 +212,7 @@ struct ScenarioRun {
       progress.update(prefix() + "seeding fixture");
       fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.program, sp.params, sp.cpus, sp.timeout_s);
     } else if (!sp.ab && m.fixture_kind == "postgres") {
-      throw RunError("postgres fixtures are not supported by this build yet");
+      prepare_postgres();
     }
     doc["fixture"] = fixture ? fixture->to_json() : json();
 
@@ -193,6 +229,7 @@ struct ScenarioRun {
     bp.timeout_s = sp.timeout_s;
     bp.looks = sp.looks;
     bp.seed = rp.seed + static_cast<std::uint64_t>(index);
+    if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
 
     std::map<std::string, std::string> keys;
     for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
@@ -242,6 +279,51 @@ struct ScenarioRun {
     doc["gates"] = gates_now();
     analyse();
     run_gbench();
+  }
+
+  // A template database seeded once (by `PROGRAM seed --target DSN`) and a fresh clone of it
+  // for this scenario's samples.
+  void prepare_postgres() {
+    const auto& m = sp.manifest;
+    fixtures::PgServer& server = pg->open(progress);
+    fixtures::FixtureInfo info;
+    info.kind = "postgres";
+    info.digest = fixtures::fixture_digest(m, sp.profile, sp.params);
+    const std::string tname = fixtures::template_name(m.name, sp.profile + ":" + info.digest);
+    progress.update(prefix() + "seeding template " + tname);
+    auto seed = [&](const std::string& dsn) {
+      TempDir logs("perfgate-seed-");
+      run::ChildSpec spec;
+      spec.argv = {sp.program, "seed", "--profile", sp.profile, "--target", dsn, "--params", sp.params.dump()};
+      spec.cwd = logs.path();
+      spec.stdout_path = logs.path() / "stdout";
+      spec.stderr_path = logs.path() / "stderr";
+      spec.cpus = sp.cpus;
+      spec.timeout_s = std::max(sp.timeout_s, 600.0);
+      measure::SampleCgroup cg(m.name + "-seed");
+      auto r = run::run_child(spec, cg);
+      if (r.timed_out || r.signal || r.exit_code != 0)
+        throw RunError("seeding " + m.name + " failed; its stderr:\n" + tail_of_file(spec.stderr_path));
+      info.seed_seconds = r.wall_ms / 1e3;
+      auto j = json::parse(last_nonempty_line(spec.stdout_path), nullptr, false);
+      if (j.is_object()) info.figures = j;
+    };
+    bool reused = false;
+    try {
+      fixtures::ensure_template(server, tname, seed, &reused);
+      info.location = fixtures::clone_database(server, tname, "pgrun_" + m.name);
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw RunError(std::string("PostgreSQL fixture of ") + m.name + ": " + e.what());
+    }
+    info.reused = reused;
+    fixture = info;
+    doc["postgres"] = {{"server", server.describe()}, {"version", server.server_version()},
+                       {"throwaway", server.throwaway()}, {"template", tname}};
+    if (!server.throwaway())
+      doc["notes"].push_back("PERFGATE_PG_DSN: an external server; its CPU (server_cpu_ms) is not measured, only the "
+                             "client's");
   }
 
   run::ServicePlan service_plan() const {
@@ -441,6 +523,7 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
 
   Progress progress(options.quiet);
   TempDir run_dir("perfgate-run-");
+  PgContext pg;  // after run_dir: destroyed first, so the cluster stops before the run's files go
   std::vector<std::unique_ptr<ScenarioRun>> runs;
   bool was_interrupted = false;
   for (std::size_t i = 0; i < rp.scenarios.size(); ++i) {
@@ -448,6 +531,7 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
                                                  static_cast<int>(rp.scenarios.size())));
     ScenarioRun& sr = *runs.back();
     sr.reproduce = scenario_reproduce(reproduce_argv, rp.scenarios[i]);
+    sr.pg = &pg;
     try {
       sr.execute();
     } catch (const Interrupted&) {

@@ -222,7 +222,8 @@ class Engine {
       start(*c, r);
     }
     // Whatever is still queued found every connection busy at its intended time.
-    for (std::size_t i = queue_.size() - std::min(added, queue_.size()); i < queue_.size(); ++i) queue_[i].waited = true;
+    for (std::size_t i = queue_.size() - std::min(added, queue_.size()); i < queue_.size(); ++i)
+      queue_[i].waited = true;
     max_queue_ = std::max<std::uint64_t>(max_queue_, queue_.size());
     if (next_k_ < total_) {
       sched_.expires_at(intended(next_k_));
@@ -283,8 +284,10 @@ class Engine {
     if (outcome == Outcome::Ok) {
       const XXH128_hash_t h = c.parser->digest();
       auto& seen = seen_[r.path];
-      if (!seen) seen = h;
-      else if (!XXH128_isEqual(*seen, h)) bad_[r.path] = true;
+      if (!seen)
+        seen = h;
+      else if (!XXH128_isEqual(*seen, h))
+        bad_[r.path] = true;
       if (!c.parser->keep_alive()) close(c);
       if (r.measured) {
         ++responses_;
@@ -300,8 +303,10 @@ class Engine {
     } else {
       close(c);
       if (r.measured) {
-        if (outcome == Outcome::Timeout) ++timeouts_;
-        else ++errors_;
+        if (outcome == Outcome::Timeout)
+          ++timeouts_;
+        else
+          ++errors_;
         if (r.waited) ++queued_;
         last_done_ = std::max(last_done_, now);
       }

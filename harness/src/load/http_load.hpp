@@ -82,41 +82,41 @@ struct RequestSet {
 struct LoadOptions {
   std::string host = "127.0.0.1";  // an IPv4 or IPv6 address literal (no name lookup)
   std::uint16_t port = 0;
-  int connections = 32;          // keep-alive connections (= concurrency of the closed loop)
-  double duration_s = 5.0;       // measured time (after the warm-up), when max_requests == 0
+  int connections = 32;            // keep-alive connections (= concurrency of the closed loop)
+  double duration_s = 5.0;         // measured time (after the warm-up), when max_requests == 0
   std::uint64_t max_requests = 0;  // > 0: measure exactly this many requests instead of a duration
-  double rate_rps = 0.0;         // 0: closed loop; > 0: open loop at this offered rate
-  double timeout_s = 5.0;        // per request, from the write to the complete response
-  bool accept_gzip = false;      // send "Accept-Encoding: gzip"
-  std::vector<int> cpus;         // pin the load thread to these CPUs (empty: inherit)
-  std::uint64_t seed = 1;        // the request sequence (RequestSet::pick)
-  double warmup_s = 0.0;         // run this long before measuring (responses not counted)
-  bool keep_latencies = true;    // keep every latency in LoadResult::latencies_us
+  double rate_rps = 0.0;           // 0: closed loop; > 0: open loop at this offered rate
+  double timeout_s = 5.0;          // per request, from the write to the complete response
+  bool accept_gzip = false;        // send "Accept-Encoding: gzip"
+  std::vector<int> cpus;           // pin the load thread to these CPUs (empty: inherit)
+  std::uint64_t seed = 1;          // the request sequence (RequestSet::pick)
+  double warmup_s = 0.0;           // run this long before measuring (responses not counted)
+  bool keep_latencies = true;      // keep every latency in LoadResult::latencies_us
 };
 
 struct LoadResult {
   // The measured window (warm-up excluded).
-  std::uint64_t requests = 0;   // requests sent or due: responses + errors + timeouts
-  std::uint64_t responses = 0;  // complete responses, any status
-  std::uint64_t errors = 0;     // connect failures, resets, malformed responses
-  std::uint64_t timeouts = 0;   // no complete response within timeout_s
+  std::uint64_t requests = 0;           // requests sent or due: responses + errors + timeouts
+  std::uint64_t responses = 0;          // complete responses, any status
+  std::uint64_t errors = 0;             // connect failures, resets, malformed responses
+  std::uint64_t timeouts = 0;           // no complete response within timeout_s
   std::map<int, std::uint64_t> status;  // status code -> responses
   std::uint64_t body_bytes = 0;         // response bodies, as received (gzip when gzip was sent)
-  double elapsed_s = 0;  // measure start -> last response (or end of the window)
-  double rps = 0;        // responses / elapsed_s
-  std::vector<double> latencies_us;  // one per response (µs), in completion order
+  double elapsed_s = 0;                 // measure start -> last response (or end of the window)
+  double rps = 0;                       // responses / elapsed_s
+  std::vector<double> latencies_us;     // one per response (µs), in completion order
   // Open loop only: requests that found every connection busy at their intended send time
   // and waited in the queue (their wait is part of their latency), and the deepest queue.
   std::uint64_t queued = 0;
   std::uint64_t max_queue = 0;
   std::uint64_t warmup_responses = 0;
-  std::uint64_t connects = 0;    // TCP connections opened (keep-alive: ~ connections)
-  double client_cpu_s = 0;       // CPU time of the load thread over warm-up + window + drain
-  double client_wall_s = 0;      // wall time of the load thread over the same span
+  std::uint64_t connects = 0;  // TCP connections opened (keep-alive: ~ connections)
+  double client_cpu_s = 0;     // CPU time of the load thread over warm-up + window + drain
+  double client_wall_s = 0;    // wall time of the load thread over the same span
   // Every path that answered (warm-up included): XXH3-128 hex of its first body.
   std::map<std::string, std::string> body_digest;
   std::vector<std::string> inconsistent_paths;  // answered more than one distinct body
-  std::string label;  // the RequestSet's label
+  std::string label;                            // the RequestSet's label
 
   // Percentile of latencies_us in ms (perfgate::percentile, type 7); 0 when empty.
   double latency_ms(double p) const;

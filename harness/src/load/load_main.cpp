@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
   app.add_flag("--latencies", latencies, "print every latency (µs)");
   CLI11_PARSE(app, argc, argv);
   try {
-    nlohmann::json w = {{"urls", urls}, {"mix", mix}, {"hot_count", hot_count}, {"hot_fraction", hot_fraction}, {"zipf_s", zipf_s}};
+    nlohmann::json w = {
+        {"urls", urls}, {"mix", mix}, {"hot_count", hot_count}, {"hot_fraction", hot_fraction}, {"zipf_s", zipf_s}};
     const RequestSet set = RequestSet::from_workload(w, ".");
     const LoadResult r = run_load(o, set);
     nlohmann::json j = r.to_json(bodies);

@@ -65,7 +65,8 @@ RequestSet RequestSet::from_url_file(const std::string& file) {
         w = std::stod(ws, &used);
         if (used != ws.size() || !(w >= 0) || !std::isfinite(w)) throw std::invalid_argument(ws);
       } catch (const std::exception&) {
-        throw std::invalid_argument(file + ":" + std::to_string(n) + ": weight '" + ws + "' is not a non-negative number");
+        throw std::invalid_argument(file + ":" + std::to_string(n) + ": weight '" + ws +
+                                    "' is not a non-negative number");
       }
       weighted = true;
     }
@@ -162,7 +163,8 @@ std::size_t RequestSet::pick(std::uint64_t seed, std::uint64_t k) const {
       return static_cast<std::size_t>(k % n);
     case Mix::Uniform:
       // Multiply-shift: unbiased enough for n << 2^32 and free of modulo bias patterns.
-      return static_cast<std::size_t>((static_cast<unsigned __int128>(splitmix64(seed * 0x100000001b3ULL ^ splitmix64(k))) * n) >> 64);
+      return static_cast<std::size_t>(
+          (static_cast<unsigned __int128>(splitmix64(seed * 0x100000001b3ULL ^ splitmix64(k))) * n) >> 64);
     case Mix::Weighted: {
       if (cdf_.size() != n) throw std::logic_error("RequestSet: weights changed without build(); use the factories");
       const double u = unit(splitmix64(seed * 0x100000001b3ULL ^ splitmix64(k)));

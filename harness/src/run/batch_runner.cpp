@@ -37,7 +37,9 @@ Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
               {"TMPDIR", work.string()},
               {"PERFGATE_VARIANT", v.name}};
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
+  auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
   ChildResult r = run_child(spec, cgroup);
+  auto server1 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
 
   Sample s;
   s.round = round;
@@ -49,6 +51,12 @@ Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
   }
   add_outside_metrics(s, r);
+  if (server0 && server1) {
+    s.metrics["server_cpu_ms"] = {(server1->usage_usec - server0->usage_usec) / 1e3, "ms", "lower",
+                                  "server-cgroup:" + plan.server_cgroup->cpu_source()};
+    s.metrics["total_cpu_ms"] = {s.metrics["cpu_ms"].value + s.metrics["server_cpu_ms"].value, "ms", "lower",
+                                 "sample + server cgroups"};
+  }
   if (v.digest_stdout) {
     Digest d;
     std::ifstream in(files.stdout_path, std::ios::binary);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "measure/cgroup.hpp"
 #include "run/sample.hpp"
 
 namespace perfgate::run {
@@ -29,6 +30,9 @@ struct BatchPlan {
   double timeout_s = 600;
   std::vector<int> looks;  // measured-round counts at which should_stop is asked
   std::uint64_t seed = 1;
+  // A server the samples talk to (the throwaway PostgreSQL cluster): its CPU over each sample
+  // is reported as server_cpu_ms. Null when there is none or it is not ours to measure.
+  measure::SampleCgroup* server_cgroup = nullptr;
 };
 
 struct SampleFiles {

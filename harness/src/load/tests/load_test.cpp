@@ -39,7 +39,8 @@ struct StallConfig {
 class TestServer {
  public:
   using Config = StallConfig;
-  explicit TestServer(Config cfg = Config{}) : cfg_(cfg), acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  explicit TestServer(Config cfg = Config{})
+      : cfg_(cfg), acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     port = acceptor_.local_endpoint().port();
     accept();
     thread_ = std::thread([this] { io_.run(); });
@@ -83,7 +84,8 @@ class TestServer {
       } else if (target == "/counter") {
         res.body() = std::to_string(server->counter_++);
       } else if (target == "/ae") {
-        res.body() = std::string(req[http::field::accept_encoding]).find("gzip") != std::string::npos ? "gzip" : "identity";
+        res.body() =
+            std::string(req[http::field::accept_encoding]).find("gzip") != std::string::npos ? "gzip" : "identity";
       } else if (target == "/close") {
         res.body() = "closing";
         close = true;
@@ -98,8 +100,10 @@ class TestServer {
       const auto now = Clock::now();
       if (!server->first_) server->first_ = now;
       if (server->cfg_.stall_after_s >= 0) {
-        const auto from = *server->first_ + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(server->cfg_.stall_after_s));
-        const auto to = from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(server->cfg_.stall_for_s));
+        const auto from = *server->first_ + std::chrono::duration_cast<Clock::duration>(
+                                                std::chrono::duration<double>(server->cfg_.stall_after_s));
+        const auto to =
+            from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(server->cfg_.stall_for_s));
         if (now >= from && now < to) {
           timer.expires_at(to);
           timer.async_wait([self = shared_from_this()](beast::error_code) { self->write(); });
@@ -155,7 +159,8 @@ LoadOptions count_mode(std::uint16_t port, std::uint64_t n, int connections) {
 }
 
 std::size_t at_least(const LoadResult& r, double us) {
-  return static_cast<std::size_t>(std::count_if(r.latencies_us.begin(), r.latencies_us.end(), [&](double v) { return v >= us; }));
+  return static_cast<std::size_t>(
+      std::count_if(r.latencies_us.begin(), r.latencies_us.end(), [&](double v) { return v >= us; }));
 }
 
 }  // namespace

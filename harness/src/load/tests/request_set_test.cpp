@@ -1,10 +1,10 @@
 // RequestSet: deterministic sampling, the mixes' shares, URL files.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <numeric>
-#include <unistd.h>
 
 #include "load/http_load.hpp"
 
@@ -104,5 +104,6 @@ TEST(RequestSet, WorkloadFromManifest) {
   EXPECT_NEAR(hot.probability(0), 0.5, 1e-12);
   EXPECT_NEAR(hot.probability(3), 0.5 / 3, 1e-12);
   EXPECT_THROW(RequestSet::from_workload({{"urls", name}, {"mix", "bogus"}}, dir), std::invalid_argument);
-  EXPECT_THROW(RequestSet::from_workload({{"urls", name}, {"mix", "hot"}, {"hot_count", 9}}, dir), std::invalid_argument);
+  EXPECT_THROW(RequestSet::from_workload({{"urls", name}, {"mix", "hot"}, {"hot_count", 9}}, dir),
+               std::invalid_argument);
 }
