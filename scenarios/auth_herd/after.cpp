@@ -1,0 +1,95 @@
+// AFTER (seed 000 [4], try_get_with): concurrent misses for one key coalesce into one
+// verification. The first caller of a missing key leads a flight and verifies; callers that
+// miss while it is in the air wait for it and take its success. Errors and wrong passwords
+// are never cached and never handed to waiters: a caller whose flight did not succeed
+// verifies on its own, so brute force still pays one verification per attempt.
+#include <condition_variable>
+
+#include "auth_cache.hpp"
+
+namespace auth_herd {
+namespace {
+
+class SingleFlightAuthenticator final : public Authenticator {
+ public:
+  using Authenticator::Authenticator;
+
+  std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
+    const CacheKey key = cache_key(user, password);
+    std::shared_ptr<Flight> flight;
+    bool leader = false;
+    {
+      // The cache check and the flight lookup are one step: a flight lands (cache put +
+      // removal) under the same lock, so no caller can miss both.
+      std::lock_guard lock(flights_mutex_);
+      if (auto hit = cache_.get(key)) return hit;
+      auto& slot = flights_[key];
+      if (!slot) {
+        slot = std::make_shared<Flight>();
+        leader = true;
+      } else {
+        ++coalesced_;
+      }
+      flight = slot;
+    }
+    if (!leader) {
+      std::unique_lock lock(flight->mutex);
+      flight->landed.wait(lock, [&] { return flight->done; });
+      if (flight->result) return flight->result;
+      return verify_and_cache(key, user, password);  // the flight failed: pay for our own attempt
+    }
+
+    std::optional<UserId> result;
+    std::exception_ptr error;
+    try {
+      result = verify_and_cache(key, user, password);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    {
+      std::lock_guard lock(flights_mutex_);
+      flights_.erase(key);
+    }
+    {
+      std::lock_guard lock(flight->mutex);
+      flight->done = true;
+      flight->result = result;
+    }
+    flight->landed.notify_all();
+    if (error) std::rethrow_exception(error);
+    return result;
+  }
+
+  std::uint64_t coalesced() const {
+    std::lock_guard lock(flights_mutex_);
+    return coalesced_;
+  }
+
+ private:
+  struct Flight {
+    std::mutex mutex;
+    std::condition_variable landed;
+    bool done = false;
+    std::optional<UserId> result;  // set only on success
+  };
+
+  mutable std::mutex flights_mutex_;
+  std::unordered_map<CacheKey, std::shared_ptr<Flight>, CacheKeyHash> flights_;
+  std::uint64_t coalesced_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache) {
+  return std::make_unique<SingleFlightAuthenticator>(users, verifier, cache);
+}
+
+namespace after {
+std::uint64_t coalesced(const Authenticator& a) {
+  const auto* s = dynamic_cast<const SingleFlightAuthenticator*>(&a);
+  if (!s) throw std::invalid_argument("coalesced: not an AFTER authenticator");
+  return s->coalesced();
+}
+}  // namespace after
+
+}  // namespace auth_herd

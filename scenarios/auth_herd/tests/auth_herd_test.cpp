@@ -1,0 +1,199 @@
+// auth_herd: single-flight coalescing, failures never cached nor shared (a wrong-password
+// herd pays every verification in both variants), revocation, and the answers gate.
+// Real libargon2 hashes with light parameters. The herd is held in place with the
+// verifier's test hook so that "concurrent" is a fact, not a timing accident; no assertion
+// is about time, and every wait is bounded so that a bug fails instead of hanging.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "auth_cache.hpp"
+#include "herd.hpp"
+
+using namespace auth_herd;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr Argon2Params kLight{256, 1, 1};  // 256 KiB, 1 pass: a millisecond
+const std::uint8_t kSalt[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+
+// Waits (bounded) until a condition over a counter holds.
+class Gauge {
+ public:
+  int add() {
+    int n;
+    {
+      std::lock_guard l(m_);
+      n = ++n_;
+    }
+    cv_.notify_all();
+    return n;
+  }
+  bool wait_at_least(int n, std::chrono::seconds limit = 10s) {
+    std::unique_lock l(m_);
+    return cv_.wait_for(l, limit, [&] { return n_ >= n; });
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  int n_ = 0;
+};
+
+class AuthHerd : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    users.put(User{1001, "alice", hash_password("alice-pw", kSalt, kLight)});
+    users.put(User{1002, "bob", hash_password("bob-pw", kSalt, kLight)});
+    auth = make_authenticator(GetParam(), users, verifier, cache);
+  }
+  bool is_after() const { return GetParam() == "after"; }
+
+  // Holds every verification until `callers` callers are inside authenticate() and past the
+  // cache: in BEFORE all of them verify; in AFTER one leads and the others join its flight.
+  void hold_herd_of(int callers) {
+    verifier.before_verify = [this, callers] {
+      const int n = started.add();
+      if (is_after()) {
+        if (n != 1) return;  // waiters that verify on their own (after a failed flight) pass straight through
+        // The leader waits until the other callers have joined its flight.
+        const auto deadline = std::chrono::steady_clock::now() + 10s;
+        while (after::coalesced(*auth) < static_cast<std::uint64_t>(callers - 1) &&
+               std::chrono::steady_clock::now() < deadline)
+          std::this_thread::sleep_for(100us);
+      } else {
+        started.wait_at_least(callers);
+      }
+    };
+  }
+
+  UserStore users;
+  Verifier verifier;
+  CredentialCache cache;
+  std::unique_ptr<Authenticator> auth;
+  Gauge started;
+};
+
+INSTANTIATE_TEST_SUITE_P(Variants, AuthHerd, ::testing::Values("before", "after"),
+                         [](const auto& info) { return info.param; });
+
+TEST_P(AuthHerd, ColdHerdEveryCallerGetsTheSameUserId) {
+  hold_herd_of(8);
+  const auto herd = run_herd(*auth, "alice", "alice-pw", 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(describe(i, herd.answers[i]), "caller " + std::to_string(i) + " user_id=1001");
+  // BEFORE: each of the 8 concurrent misses verifies; AFTER: one verification for the herd.
+  EXPECT_EQ(verifier.count(), is_after() ? 1u : 8u);
+  if (is_after()) {
+    EXPECT_EQ(after::coalesced(*auth), 7u);
+  }
+  EXPECT_EQ(cache.size(), 1u);
+}
+
+TEST_P(AuthHerd, WarmHitsDoNotVerify) {
+  ASSERT_EQ(auth->authenticate("alice", "alice-pw"), 1001);
+  for (int i = 0; i < 100; ++i) ASSERT_EQ(auth->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(verifier.count(), 1u);
+}
+
+TEST_P(AuthHerd, WrongPasswordHerdPaysEveryVerificationInBothVariants) {
+  hold_herd_of(8);
+  const auto herd = run_herd(*auth, "alice", "guess", 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(describe(i, herd.answers[i]), "caller " + std::to_string(i) + " denied");
+  EXPECT_EQ(verifier.count(), 8u) << "brute-force cost preserved: one verification per attempt";
+  if (is_after()) {
+    EXPECT_EQ(after::coalesced(*auth), 7u) << "the 7 waited on the flight, then paid their own";
+  }
+  EXPECT_EQ(cache.size(), 0u) << "a failure is never cached";
+}
+
+TEST_P(AuthHerd, FailuresAreNeverCached) {
+  EXPECT_EQ(auth->authenticate("alice", "guess"), std::nullopt);
+  EXPECT_EQ(auth->authenticate("alice", "guess"), std::nullopt);
+  EXPECT_EQ(verifier.count(), 2u) << "the second wrong attempt verified again";
+  EXPECT_EQ(auth->authenticate("nobody", "x"), std::nullopt);
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_EQ(auth->authenticate("alice", "alice-pw"), 1001) << "a failure does not poison the right password";
+  EXPECT_EQ(auth->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(verifier.count(), 3u);
+}
+
+TEST_P(AuthHerd, VerificationErrorsAreNeverCachedNorShared) {
+  users.put(User{1003, "carol", "$argon2id$v=19$m=256,t=1,p=1$not-a-hash"});
+  hold_herd_of(4);
+  const auto herd = run_herd(*auth, "carol", "pw", 4);
+  for (const auto& a : herd.answers) EXPECT_NE(a.error, "") << "every caller sees the error";
+  EXPECT_EQ(verifier.count(), 4u) << "the error was not handed to the waiters: each tried itself";
+  EXPECT_EQ(cache.size(), 0u);
+  EXPECT_ANY_THROW(auth->authenticate("carol", "pw"));
+  EXPECT_EQ(verifier.count(), 5u);
+}
+
+TEST_P(AuthHerd, RevokingAUserDropsItsEntriesOnly) {
+  ASSERT_EQ(auth->authenticate("alice", "alice-pw"), 1001);
+  ASSERT_EQ(auth->authenticate("bob", "bob-pw"), 1002);
+  ASSERT_EQ(cache.size(), 2u);
+  // A password change: the store gets the new hash, the cache drops alice's entries.
+  users.put(User{1001, "alice", hash_password("new-pw", kSalt, kLight)});
+  EXPECT_EQ(auth->revoke("alice"), 1u);
+  EXPECT_EQ(cache.size(), 1u);
+  const auto before = verifier.count();
+  EXPECT_EQ(auth->authenticate("alice", "alice-pw"), std::nullopt) << "the old password no longer works";
+  EXPECT_EQ(auth->authenticate("bob", "bob-pw"), 1002);
+  EXPECT_EQ(verifier.count(), before + 1) << "bob's entry survived alice's revocation";
+  EXPECT_EQ(auth->authenticate("alice", "new-pw"), 1001);
+}
+
+TEST_P(AuthHerd, ARevocationDuringAVerificationIsNotUndoneByIt) {
+  Gauge in_verify, revoked;
+  verifier.before_verify = [&] {
+    in_verify.add();
+    revoked.wait_at_least(1);
+  };
+  std::optional<UserId> answer;
+  std::thread t([&] { answer = auth->authenticate("alice", "alice-pw"); });
+  ASSERT_TRUE(in_verify.wait_at_least(1));
+  auth->revoke("alice");
+  revoked.add();
+  t.join();
+  EXPECT_EQ(answer, 1001) << "the caller still gets its answer";
+  EXPECT_EQ(cache.size(), 0u) << "but the success that started before the revocation is not cached";
+}
+
+TEST_P(AuthHerd, ExpiredEntriesVerifyAgain) {
+  CredentialCache no_ttl(std::chrono::seconds(0));
+  auto a = make_authenticator(GetParam(), users, verifier, no_ttl);
+  EXPECT_EQ(a->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(a->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(verifier.count(), 2u);
+}
+
+// The equivalence gate of the scenario: both variants answer the herd the same way.
+TEST(AuthHerdGate, BothVariantsGiveEveryCallerTheSameAnswer) {
+  UserStore users;
+  users.put(User{1001, "alice", hash_password("alice-pw", kSalt, kLight)});
+  std::vector<std::string> answers[2];
+  for (int v = 0; v < 2; ++v) {
+    Verifier verifier;
+    CredentialCache cache;
+    auto auth = make_authenticator(v == 0 ? "before" : "after", users, verifier, cache);
+    const auto herd = run_herd(*auth, "alice", "alice-pw", 8);
+    for (int i = 0; i < 8; ++i) answers[v].push_back(describe(i, herd.answers[i]));
+  }
+  EXPECT_EQ(answers[0], answers[1]);
+}
+
+TEST(AuthHerdCredentials, RealArgon2idHashesVerify) {
+  const std::string encoded = hash_password("pw", kSalt, Argon2Params{1024, 2, 2});
+  EXPECT_EQ(encoded.rfind("$argon2id$v=19$m=1024,t=2,p=2$", 0), 0u) << encoded;
+  Verifier v;
+  EXPECT_TRUE(v.verify(encoded, "pw"));
+  EXPECT_FALSE(v.verify(encoded, "pW"));
+  EXPECT_EQ(v.count(), 2u);
+  EXPECT_NE(cache_key("ab", "c"), cache_key("a", "bc"));
+}
+
+}  // namespace
