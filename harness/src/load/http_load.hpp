@@ -25,8 +25,11 @@
 // digested). Every body is hashed (XXH3-128, hex as perfgate::Digest::hex): the first body of
 // each path is kept as that path's digest; a path that later returns a different body is
 // listed in `inconsistent_paths`. Errors (refused or reset connections, malformed responses)
-// and timeouts (no complete response timeout_s after the write) close the connection; the next
-// request reconnects.
+// and timeouts (no complete response timeout_s after the request started on its connection)
+// close the connection; the next request reconnects (after 10 ms when the connect failed).
+// The load thread's own CPU time is reported (client_cpu_s beside client_wall_s): headroom
+// there, with a reference client (wrk) reaching the same rate on the same server, is how one
+// knows the generator was not the bottleneck.
 #pragma once
 
 #include <cstddef>
@@ -86,7 +89,8 @@ struct LoadOptions {
   double duration_s = 5.0;         // measured time (after the warm-up), when max_requests == 0
   std::uint64_t max_requests = 0;  // > 0: measure exactly this many requests instead of a duration
   double rate_rps = 0.0;           // 0: closed loop; > 0: open loop at this offered rate
-  double timeout_s = 5.0;          // per request, from the write to the complete response
+  double timeout_s = 5.0;          // per request, from its start on a connection (a reconnect
+                                   // included) to the complete response
   bool accept_gzip = false;        // send "Accept-Encoding: gzip"
   std::vector<int> cpus;           // pin the load thread to these CPUs (empty: inherit)
   std::uint64_t seed = 1;          // the request sequence (RequestSet::pick)
@@ -131,8 +135,8 @@ struct LoadResult {
 
 // Runs the load on a thread of its own (pinned to opts.cpus) and returns when the window
 // has been measured and the in-flight requests have finished or timed out. Throws
-// std::invalid_argument on bad options (naming the option) and std::runtime_error when no
-// connection could ever be made (connection refused on every attempt).
+// std::invalid_argument on bad options (naming the option) and std::runtime_error when
+// nothing listens at host:port (a probe connection before the run is refused).
 LoadResult run_load(const LoadOptions& opts, const RequestSet& set);
 
 }  // namespace perfgate::load

@@ -1,0 +1,263 @@
+#include "seed.hpp"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+#include "gzip.hpp"
+#include "store.hpp"
+
+namespace asset_cache {
+
+namespace {
+
+// SplitMix64: fully specified, so the catalogue is the same on every machine (unlike the
+// standard library's distributions).
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t x = (s += 0x9e3779b97f4a7c15ULL);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+  std::uint64_t below(std::uint64_t n) {
+    return static_cast<std::uint64_t>((static_cast<unsigned __int128>(next()) * n) >> 64);
+  }
+  template <class T, std::size_t N>
+  const T& of(const std::array<T, N>& a) {
+    return a[below(N)];
+  }
+};
+
+constexpr std::array<const char*, 40> kSyllables = {
+    "re", "act", "vue", "lo",  "dash", "mo",  "ment", "ax",   "ios",  "ex",   "press", "chalk", "core", "js",
+    "ui", "kit", "zo",  "dex", "ra",   "pid", "flux", "nova", "tiny", "mini", "ly",    "on",    "fy",   "el",
+    "ix", "ber", "gl",  "tar", "co",   "dec", "sha",  "pe",   "qu",   "ery",  "sig",   "nal"};
+constexpr std::array<const char*, 24> kWords = {"value",   "state",  "props",   "node",    "render",   "update",
+                                                "index",   "length", "options", "config",  "handler",  "event",
+                                                "result",  "buffer", "module",  "exports", "callback", "element",
+                                                "context", "target", "source",  "cache",   "token",    "parent"};
+constexpr std::array<const char*, 6> kFiles = {"index.js",      "index.min.js", "dist.js",
+                                               "bundle.min.js", "main.js",      "esm.js"};
+
+std::string ident(Rng& r) {
+  std::string s = r.of(kSyllables);
+  s += r.of(kSyllables);
+  if (r.below(3) == 0) {
+    std::string w = r.of(kWords);
+    w[0] = static_cast<char>(w[0] - 'a' + 'A');
+    s += w;
+  }
+  return s;
+}
+
+std::string package_name(Rng& r) {
+  std::string s = r.of(kSyllables);
+  s += r.of(kSyllables);
+  if (r.below(2) == 0) {
+    s += "-";
+    s += r.of(kWords);
+  }
+  return s;
+}
+
+}  // namespace
+
+SeedParams SeedParams::from_json(const nlohmann::json& j) {
+  SeedParams p;
+  p.packages = j.value("packages", p.packages);
+  p.versions = j.value("versions", p.versions);
+  p.min_gz_bytes = j.value("min_gz_bytes", p.min_gz_bytes);
+  p.max_gz_bytes = j.value("max_gz_bytes", p.max_gz_bytes);
+  p.seed = j.value("seed", p.seed);
+  if (p.packages < 1 || p.versions < 1) throw std::invalid_argument("params: packages and versions must be >= 1");
+  if (p.min_gz_bytes < 64 || p.max_gz_bytes < p.min_gz_bytes)
+    throw std::invalid_argument("params: need 64 <= min_gz_bytes <= max_gz_bytes");
+  return p;
+}
+
+std::vector<AssetSpec> plan_catalog(const SeedParams& p) {
+  Rng r{p.seed};
+  std::vector<AssetSpec> out;
+  std::set<std::string> names;
+  for (int i = 0; i < p.packages; ++i) {
+    std::string name = package_name(r);
+    while (!names.insert(name).second) name += "-" + std::to_string(r.below(100));
+    unsigned major = static_cast<unsigned>(r.below(4)), minor = static_cast<unsigned>(r.below(10)),
+             patch = static_cast<unsigned>(r.below(10));
+    const std::string file = r.of(kFiles);
+    for (int v = 0; v < p.versions; ++v) {
+      AssetSpec a;
+      a.package = name;
+      a.version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+      a.file = file;
+      a.path = "/assets/" + a.package + "/" + a.version + "/" + a.file;
+      a.target_gz_bytes = p.min_gz_bytes + r.below(p.max_gz_bytes - p.min_gz_bytes + 1);
+      a.content_seed = r.next();
+      out.push_back(std::move(a));
+      // The next version: a patch, sometimes a minor release.
+      if (r.below(3) == 0) {
+        ++minor;
+        patch = 0;
+      } else {
+        patch += 1 + static_cast<unsigned>(r.below(3));
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> url_order(const SeedParams& p, const std::vector<AssetSpec>& assets) {
+  std::vector<std::string> urls;
+  for (const auto& a : assets) urls.push_back(a.path);
+  Rng r{p.seed ^ 0x5eed0f0adULL};
+  for (std::size_t i = urls.size(); i > 1; --i) std::swap(urls[i - 1], urls[r.below(i)]);
+  return urls;
+}
+
+std::string js_text(std::uint64_t seed, std::size_t length) {
+  Rng r{seed};
+  std::vector<std::string> vocab;
+  for (int i = 0; i < 48; ++i) vocab.push_back(ident(r));
+  auto v = [&]() -> const std::string& { return vocab[r.below(vocab.size())]; };
+  auto w = [&]() -> const char* { return r.of(kWords); };
+  std::string s = "/*! " + v() + " v" + std::to_string(r.below(10)) + "." + std::to_string(r.below(20)) +
+                  " | MIT */\n\"use strict\";";
+  while (s.size() < length) {
+    switch (r.below(8)) {
+      case 0:
+        s += "function " + v() + "(" + w() + "," + w() + "){return " + w() + "+" + std::to_string(r.below(1000)) + "*" +
+             w() + ";}";
+        break;
+      case 1:
+        s += "var " + v() + "=require(\"./" + v() + "\");";
+        break;
+      case 2:
+        s += "export const " + v() + "=(" + w() + ")=>" + w() + "." + v() + "(" + std::to_string(r.below(64)) + ");";
+        break;
+      case 3:
+        s += "if(" + v() + "&&" + v() + ".length>" + std::to_string(r.below(100)) + "){" + v() + ".push(\"" + v() +
+             "-" + w() + "\");}";
+        break;
+      case 4:
+        s += v() + ".prototype." + w() + "=function(){return this." + w() + "||" + v() + "(this);};";
+        break;
+      case 5:
+        s += "/* " + std::string(w()) + " " + w() + " " + v() + " */\n";
+        break;
+      case 6:
+        s += "for(var i=0;i<" + v() + ".length;i++){" + w() + "[i]=" + v() + "[i]^0x" + std::to_string(r.below(256)) +
+             ";}";
+        break;
+      default:
+        s += "const " + v() + "={" + w() + ":" + std::to_string(r.below(1u << 20)) + "," + w() + ":\"" + v() + "\"};\n";
+        break;
+    }
+  }
+  return s;
+}
+
+std::pair<std::string, std::string> make_asset(const AssetSpec& a, const SeedParams& p) {
+  const std::size_t target = std::clamp(a.target_gz_bytes, p.min_gz_bytes, p.max_gz_bytes);
+  std::string text = js_text(a.content_seed, target * 8);
+  // Cut the text so its gzip lands near the target: two secant steps, then nudge into range.
+  std::size_t len = std::min(text.size(), target * 4);
+  std::string gz = gzip(std::string_view(text).substr(0, len));
+  for (int i = 0; i < 2; ++i) {
+    len = std::min(text.size(), static_cast<std::size_t>(static_cast<double>(len) * static_cast<double>(target) /
+                                                         static_cast<double>(gz.size())));
+    gz = gzip(std::string_view(text).substr(0, len));
+  }
+  for (int guard = 0; (gz.size() > p.max_gz_bytes || gz.size() < p.min_gz_bytes) && guard < 64; ++guard) {
+    if (gz.size() > p.max_gz_bytes)
+      len -= len / 20 + 1;
+    else {
+      if (len >= text.size()) text = js_text(a.content_seed, text.size() * 2);
+      len = std::min(text.size(), len + len / 20 + 1);
+    }
+    gz = gzip(std::string_view(text).substr(0, len));
+  }
+  if (gz.size() > p.max_gz_bytes || gz.size() < p.min_gz_bytes)
+    throw std::runtime_error("seed: cannot fit " + a.path + " into the gzip size range");
+  text.resize(len);
+  return {std::move(text), std::move(gz)};
+}
+
+nlohmann::json seed_fixture(const SeedParams& p, const std::string& dir) {
+  std::filesystem::create_directories(dir);
+  const std::string db_path = dir + "/assets.sqlite";
+  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) std::filesystem::remove(db_path + suffix);
+  sqlite3* raw_db = nullptr;
+  const int open_rc = sqlite3_open(db_path.c_str(), &raw_db);
+  const std::unique_ptr<sqlite3, int (*)(sqlite3*)> owner(raw_db, sqlite3_close);
+  sqlite3* db = raw_db;
+  if (open_rc != SQLITE_OK) throw std::runtime_error("cannot create " + db_path);
+  auto exec = [&](const char* sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string msg = err ? err : "?";
+      sqlite3_free(err);
+      throw std::runtime_error(std::string("seed: ") + msg);
+    }
+  };
+  exec("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;");
+  exec(kSchema);
+  exec("BEGIN");
+  using Stmt = std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)>;
+  auto prepare = [&](const char* sql) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string("seed: ") + sqlite3_errmsg(db));
+    return Stmt(st, sqlite3_finalize);
+  };
+  const Stmt pkg_stmt = prepare("INSERT INTO packages(name) VALUES (?1)");
+  const Stmt ver_stmt = prepare("INSERT INTO versions(package_id, version) VALUES (?1, ?2)");
+  const Stmt asset_stmt = prepare(
+      "INSERT INTO assets(version_id, file, content_type, raw_size, content_gz) VALUES (?1, ?2, "
+      "'application/javascript', ?3, ?4)");
+  sqlite3_stmt* ins_pkg = pkg_stmt.get();
+  sqlite3_stmt* ins_ver = ver_stmt.get();
+  sqlite3_stmt* ins_asset = asset_stmt.get();
+  auto step = [&](sqlite3_stmt* st) {
+    if (sqlite3_step(st) != SQLITE_DONE) throw std::runtime_error(std::string("seed: ") + sqlite3_errmsg(db));
+    sqlite3_reset(st);
+    return sqlite3_last_insert_rowid(db);
+  };
+  const auto assets = plan_catalog(p);
+  std::uint64_t gz_bytes = 0, raw_bytes = 0;
+  std::string last_package;
+  sqlite3_int64 package_id = 0;
+  for (const auto& a : assets) {
+    if (a.package != last_package) {
+      sqlite3_bind_text(ins_pkg, 1, a.package.c_str(), -1, SQLITE_TRANSIENT);
+      package_id = step(ins_pkg);
+      last_package = a.package;
+    }
+    sqlite3_bind_int64(ins_ver, 1, package_id);
+    sqlite3_bind_text(ins_ver, 2, a.version.c_str(), -1, SQLITE_TRANSIENT);
+    const sqlite3_int64 version_id = step(ins_ver);
+    const auto [raw, gz] = make_asset(a, p);
+    sqlite3_bind_int64(ins_asset, 1, version_id);
+    sqlite3_bind_text(ins_asset, 2, a.file.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(ins_asset, 3, static_cast<sqlite3_int64>(raw.size()));
+    sqlite3_bind_blob(ins_asset, 4, gz.data(), static_cast<int>(gz.size()), SQLITE_TRANSIENT);
+    step(ins_asset);
+    gz_bytes += gz.size();
+    raw_bytes += raw.size();
+  }
+  exec("COMMIT");
+
+  std::ofstream urls(dir + "/urls.txt", std::ios::trunc);
+  for (const auto& u : url_order(p, assets)) urls << u << '\n';
+  if (!urls.flush()) throw std::runtime_error("cannot write " + dir + "/urls.txt");
+  return {{"assets", assets.size()}, {"packages", p.packages}, {"gz_bytes", gz_bytes}, {"raw_bytes", raw_bytes}};
+}
+
+}  // namespace asset_cache

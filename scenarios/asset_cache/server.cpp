@@ -1,0 +1,306 @@
+#include "server.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+#include <cctype>
+#include <condition_variable>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "gzip.hpp"
+#include "make_cache.hpp"
+#include "perfgate/sample.hpp"
+#include "store.hpp"
+
+namespace asset_cache {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+using beast::error_code;
+
+namespace {
+
+struct Counters {
+  std::atomic<std::uint64_t> requests{0};      // every request answered, /_stats excepted
+  std::atomic<std::uint64_t> hits{0};          // cache hits (actor)
+  std::atomic<std::uint64_t> misses{0};        // lookups that went to SQLite (actor)
+  std::atomic<std::uint64_t> not_found{0};     // 404s: unknown asset or path
+  std::atomic<std::uint64_t> bad_requests{0};  // malformed requests answered 4xx and closed
+  std::atomic<std::uint64_t> cache_entries{0};
+};
+
+class Session;
+
+// A lookup handed to the actor. The views point into the session's request, which stays
+// untouched until the answer comes back.
+struct Job {
+  std::shared_ptr<Session> session;
+  std::string_view key, package, version, file;
+};
+
+// The actor: the only thread that touches the SQLite connection and the cache.
+class Actor {
+ public:
+  Actor(AssetStore& store, Cache& cache, Counters& counters) : store_(store), cache_(cache), counters_(counters) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Actor() { stop(); }
+  void post(Job job) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      inbox_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+  }
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void loop();
+
+  AssetStore& store_;
+  Cache& cache_;
+  Counters& counters_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Job> inbox_;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+thread_local std::optional<Inflater> tls_inflater;
+
+class Session : public std::enable_shared_from_this<Session> {
+ public:
+  Session(tcp::socket socket, Actor& actor, Counters& counters)
+      : socket_(std::move(socket)), actor_(actor), counters_(counters) {}
+
+  void start() { read(); }
+  tcp::socket::executor_type get_executor() { return socket_.get_executor(); }
+
+  // Back from the actor (posted to this session's strand).
+  void answer(Blob blob) {
+    if (!blob) {
+      counters_.not_found.fetch_add(1, std::memory_order_relaxed);
+      return reply(http::status::not_found, "not found\n", "text/plain");
+    }
+    auto res = make_response(http::status::ok);
+    res.set(http::field::content_type, "application/javascript; charset=utf-8");
+    res.set(http::field::vary, "Accept-Encoding");
+    const auto ae = req().base()[http::field::accept_encoding];
+    if (accepts_gzip(std::string_view(ae.data(), ae.size()))) {
+      res.set(http::field::content_encoding, "gzip");
+      res.body() = *blob;
+    } else {
+      if (!tls_inflater) tls_inflater.emplace();
+      res.body() = tls_inflater->inflate(*blob);
+    }
+    send(std::move(res));
+  }
+
+ private:
+  http::request<http::string_body>& req() { return parser_->get(); }
+
+  void read() {
+    parser_.emplace();
+    parser_->header_limit(16 * 1024);
+    parser_->body_limit(64 * 1024);
+    http::async_read(socket_, buffer_, *parser_,
+                     [self = shared_from_this()](error_code ec, std::size_t) { self->on_read(ec); });
+  }
+
+  void on_read(error_code ec) {
+    if (ec) {
+      const bool parse_error = ec.category() == http::make_error_code(http::error::bad_method).category() &&
+                               ec != http::error::end_of_stream && ec != http::error::partial_message;
+      if (!parse_error) return close();  // the peer went away (or the server stops)
+      counters_.bad_requests.fetch_add(1, std::memory_order_relaxed);
+      close_after_ = true;
+      const auto status = ec == http::error::header_limit ? http::status::request_header_fields_too_large
+                          : ec == http::error::body_limit ? http::status::payload_too_large
+                                                          : http::status::bad_request;
+      return reply(status, "malformed request: " + ec.message() + "\n", "text/plain");
+    }
+    auto& r = req();
+    const std::string_view target(r.target().data(), r.target().size());
+    if (target == "/_stats") return reply(http::status::ok, stats() + "\n", "application/json", /*counted=*/false);
+    if (r.method() != http::verb::get) return reply(http::status::method_not_allowed, "GET only\n", "text/plain");
+    // /assets/<package>/<version>/<file>: exactly three non-empty segments.
+    constexpr std::string_view prefix = "/assets/";
+    std::string_view rest = target.substr(0, target.find_first_of("?#"));
+    std::string_view segs[3];
+    bool ok = rest.substr(0, prefix.size()) == prefix;
+    rest.remove_prefix(std::min(rest.size(), prefix.size()));
+    for (int i = 0; ok && i < 3; ++i) {
+      const auto slash = rest.find('/');
+      segs[i] = rest.substr(0, i < 2 ? slash : std::string_view::npos);
+      ok = !segs[i].empty() && (i < 2 ? slash != std::string_view::npos : segs[i].find('/') == std::string_view::npos);
+      if (ok && i < 2) rest.remove_prefix(slash + 1);
+    }
+    if (!ok) {
+      counters_.not_found.fetch_add(1, std::memory_order_relaxed);
+      return reply(http::status::not_found, "not found\n", "text/plain");
+    }
+    actor_.post(Job{shared_from_this(), target.substr(0, target.find_first_of("?#")), segs[0], segs[1], segs[2]});
+  }
+
+  std::string stats() const {
+    auto n = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+    return nlohmann::json{{"requests", n(counters_.requests)},
+                          {"hits", n(counters_.hits)},
+                          {"misses", n(counters_.misses)},
+                          {"not_found", n(counters_.not_found)},
+                          {"bad_requests", n(counters_.bad_requests)},
+                          {"cache_entries", n(counters_.cache_entries)}}
+        .dump();
+  }
+
+  http::response<http::string_body> make_response(http::status status) {
+    http::response<http::string_body> res{status, 11};
+    res.set(http::field::server, "asset_cache");
+    return res;
+  }
+
+  void reply(http::status status, std::string body, const char* type, bool counted = true) {
+    auto res = make_response(status);
+    res.set(http::field::content_type, type);
+    res.body() = std::move(body);
+    send(std::move(res), counted);
+  }
+
+  void send(http::response<http::string_body>&& res, bool counted = true) {
+    if (counted) counters_.requests.fetch_add(1, std::memory_order_relaxed);
+    const bool keep = !close_after_ && req().keep_alive();
+    res.keep_alive(keep);
+    res.prepare_payload();
+    response_ = std::move(res);
+    http::async_write(socket_, response_, [self = shared_from_this(), keep](error_code ec, std::size_t) {
+      if (ec || !keep) return self->close();
+      self->read();
+    });
+  }
+
+  void close() {
+    error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    socket_.close(ignored);
+  }
+
+  tcp::socket socket_;
+  Actor& actor_;
+  Counters& counters_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  bool close_after_ = false;
+};
+
+void Actor::loop() {
+  std::vector<Job> batch;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !inbox_.empty(); });
+      if (stopping_) return;
+      batch.swap(inbox_);
+    }
+    for (Job& job : batch) {
+      Blob blob = cache_.get(job.key);
+      if (blob) {
+        counters_.hits.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        counters_.misses.fetch_add(1, std::memory_order_relaxed);
+        if (auto gz = store_.fetch(job.package, job.version, job.file)) {
+          blob = std::make_shared<const std::string>(std::move(*gz));
+          cache_.put(job.key, blob);
+          counters_.cache_entries.store(cache_.size(), std::memory_order_relaxed);
+        }
+      }
+      auto executor = job.session->get_executor();
+      asio::post(executor, [session = std::move(job.session), blob = std::move(blob)]() mutable {
+        session->answer(std::move(blob));
+      });
+    }
+    batch.clear();
+  }
+}
+
+std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
+  const auto colon = listen.rfind(':');
+  if (colon == std::string::npos) throw std::invalid_argument("--listen '" + listen + "': expected HOST:PORT");
+  std::string host = listen.substr(0, colon);
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  const int port = std::stoi(listen.substr(colon + 1));
+  if (port < 0 || port > 65535) throw std::invalid_argument("--listen '" + listen + "': bad port");
+  return {host, static_cast<std::uint16_t>(port)};
+}
+
+}  // namespace
+
+int serve(const ServerOptions& o) {
+  if (o.io_threads < 1) throw std::invalid_argument("--io-threads must be >= 1");
+  auto cache = make_cache(o.cache, o.capacity);
+  AssetStore store(o.fixture_dir);
+  Counters counters;
+  const auto [host, port] = split_listen(o.listen);
+
+  asio::io_context io(o.io_threads);
+  tcp::acceptor acceptor(io);
+  const tcp::endpoint ep(asio::ip::make_address(host), port);
+  acceptor.open(ep.protocol());
+  acceptor.set_option(tcp::acceptor::reuse_address(true));
+  acceptor.bind(ep);
+  acceptor.listen(asio::socket_base::max_listen_connections);
+
+  Actor actor(store, *cache, counters);
+  asio::signal_set signals(io, SIGTERM, SIGINT);
+  signals.async_wait([&](error_code, int) {
+    error_code ignored;
+    acceptor.close(ignored);
+    io.stop();
+  });
+
+  std::function<void()> accept = [&] {
+    acceptor.async_accept(asio::make_strand(io), [&](error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+      if (!ec) {
+        error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
+        std::make_shared<Session>(std::move(socket), actor, counters)->start();
+      }
+      accept();
+    });
+  };
+  accept();
+  perfgate::announce_listen(host, acceptor.local_endpoint().port());
+
+  std::vector<std::thread> extra;
+  for (int i = 1; i < o.io_threads; ++i) extra.emplace_back([&] { io.run(); });
+  io.run();
+  for (auto& t : extra) t.join();
+  actor.stop();
+  return 0;
+}
+
+}  // namespace asset_cache

@@ -1,0 +1,32 @@
+// The asset server: HTTP/1.1 (Boost.Beast) with keep-alive on one address.
+//
+//   GET /assets/<package>/<version>/<file>   the asset: gzip bytes with Content-Encoding: gzip
+//                                            when the request accepts gzip, inflated otherwise
+//   GET /_stats                              {"requests", "hits", "misses", "not_found", ...}
+//   anything else                            404 (unknown path), 405 (not GET/HEAD),
+//                                            400 (malformed request; the connection closes)
+//
+// Threads: `io_threads` connection threads run the sockets, parse requests and write (and
+// inflate) responses; one actor thread owns the SQLite connection and the cache, so the
+// cache has no lock. Connection threads hand it lookups through a queue (a mutex-guarded
+// inbox the actor drains in batches) and it posts each result back to the connection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace asset_cache {
+
+struct ServerOptions {
+  std::string fixture_dir;
+  std::string listen = "127.0.0.1:0";
+  std::string cache = "none";  // none | lru-scan | lru
+  std::size_t capacity = 256;
+  int io_threads = 1;
+};
+
+// Serves until SIGTERM or SIGINT, then returns 0. Prints {"listen": "HOST:PORT"} on stdout
+// once it accepts connections. Throws on a bad option or a missing fixture.
+int serve(const ServerOptions& options);
+
+}  // namespace asset_cache
