@@ -96,7 +96,7 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
     const bool warmup = round <= plan.warmup;
     if (hooks.on_round) hooks.on_round(round, total_rounds, warmup);
     int pos = 0;
-    for (const auto& name : order.next(names)) {
+    for (const auto& name : order.next_adjacent(names, "before", "after")) {
       ++serial;
       out.samples.push_back(hooks.take_sample ? hooks.take_sample(name, round, warmup, pos++, serial)
                                               : run_one(plan, command(name), round, warmup, pos++, run_dir, hooks, serial));

@@ -110,3 +110,15 @@ TEST(RunChild, MissingProgramIsAUsageError) {
   measure::SampleCgroup cg("run-test-missing");
   EXPECT_THROW(run_child(spec, cg), UsageError);
 }
+
+TEST(RoundOrder, GatedPairIsAdjacent) {
+  RoundOrder o(7);
+  std::vector<std::string> v = {"before", "after", "a", "b", "c", "d"};
+  for (int i = 0; i < 50; ++i) {
+    auto r = o.next_adjacent(v, "before", "after");
+    auto ia = std::find(r.begin(), r.end(), "before") - r.begin();
+    auto ib = std::find(r.begin(), r.end(), "after") - r.begin();
+    EXPECT_EQ(std::abs(ia - ib), 1);
+    EXPECT_EQ(r.size(), v.size());
+  }
+}

@@ -14,4 +14,15 @@ std::vector<std::string> RoundOrder::next(std::vector<std::string> variants) {
   return variants;
 }
 
+std::vector<std::string> RoundOrder::next_adjacent(std::vector<std::string> variants, const std::string& a,
+                                                  const std::string& b) {
+  variants = next(std::move(variants));
+  auto ib = std::find(variants.begin(), variants.end(), b);
+  if (ib == variants.end() || std::find(variants.begin(), variants.end(), a) == variants.end()) return variants;
+  variants.erase(ib);
+  auto ia = std::find(variants.begin(), variants.end(), a);
+  variants.insert(rng_() % 2 ? ia + 1 : ia, b);
+  return variants;
+}
+
 }  // namespace perfgate::run

@@ -14,6 +14,10 @@ class RoundOrder {
  public:
   explicit RoundOrder(std::uint64_t seed) : rng_(seed) {}
   std::vector<std::string> next(std::vector<std::string> variants);
+  // Like next(), then `b` moved right beside `a` (on a random side): the gated pair runs back
+  // to back in every round, so drift during a long round of sweep variants cannot fall
+  // between them.
+  std::vector<std::string> next_adjacent(std::vector<std::string> variants, const std::string& a, const std::string& b);
 
  private:
   std::mt19937_64 rng_;

@@ -77,6 +77,13 @@ void decide_family(const std::vector<Comparison*>& family, double alpha, double 
   }
 }
 
+void decide_exploratory(const std::vector<Comparison*>& comparisons, double alpha, double noise) {
+  for (auto* c : comparisons) {
+    c->p_adjusted = c->r.p_wilcoxon;
+    c->verdict = decide(c->r, c->p_adjusted, alpha, noise, better_of(c->better));
+  }
+}
+
 nlohmann::json to_json(const Summaries& summaries) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [variant, metrics] : summaries)

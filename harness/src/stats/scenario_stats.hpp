@@ -44,6 +44,10 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
 
 // Holm across `family`, then the verdict rule at `alpha` with the noise band.
 void decide_family(const std::vector<Comparison*>& family, double alpha, double noise);
+// Comparisons that gate nothing (every other metric, every sweep variant): the verdict rule on
+// the unadjusted p. Exploratory by design — correcting hundreds of descriptive comparisons
+// would hide every effect — and the results say so (p_wilcoxon_adjusted == p_wilcoxon).
+void decide_exploratory(const std::vector<Comparison*>& comparisons, double alpha, double noise);
 
 Better better_of(const std::string& s);
 nlohmann::json to_json(const Summaries&);
