@@ -1,0 +1,65 @@
+// folder_keyset's equivalence gate: both variants walk the same name sequence, and a variant
+// made to return a different sequence gets a different digest.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+using namespace perfgate::fixtures::testing;
+
+namespace {
+
+// 437 sub-folders, 40 a page: 11 pages, the last one partial.
+const std::string kParams = R"({"subfolders": 437, "page_size": 40})";
+
+class FolderKeysetGate : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { db_ = new ScenarioDb(SCENARIO_PROGRAM, "folder_keyset", kParams); }
+  static void TearDownTestSuite() { delete db_; }
+  void SetUp() override { ASSERT_NE(db_, nullptr) << "the fixture could not be set up"; }
+  static ScenarioDb* db_;
+};
+ScenarioDb* FolderKeysetGate::db_ = nullptr;
+
+}  // namespace
+
+TEST_F(FolderKeysetGate, BothVariantsWalkTheSameNames) {
+  const std::string before = db_->digest("before");
+  ASSERT_EQ(before.size(), 32u) << before;
+  EXPECT_EQ(db_->digest("after"), before);
+}
+
+TEST_F(FolderKeysetGate, GateTripsWhenOneVariantDiffers) {
+  const std::string before = db_->digest("before");
+  const std::string perturbed = db_->digest("after", {"--test-perturb"});
+  ASSERT_EQ(perturbed.size(), 32u) << perturbed;
+  EXPECT_NE(perturbed, before);
+}
+
+TEST_F(FolderKeysetGate, PagesAndPlansAreReported) {
+  TempDir out;
+  const auto path = (out.path() / "rows.txt").string();
+  for (const std::string variant : {"before", "after"}) {
+    auto r = db_->run(variant, {}, {{"PERFGATE_OUTPUT", path}});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = r.last_json();
+    EXPECT_EQ(j["metrics"]["pages"]["value"].get<double>(), 11.0) << variant;
+    EXPECT_EQ(j["metrics"]["rows"]["value"].get<double>(), 437.0) << variant;
+    const std::string plan = j["extra"]["explain"]["plan"].get<std::string>();
+    if (variant == "before") {
+      EXPECT_NE(plan.find("WindowAgg"), std::string::npos) << plan;
+    }
+    std::ifstream in(path);
+    std::string first, line;
+    std::getline(in, first);
+    int lines = 1;
+    while (std::getline(in, line)) ++lines;
+    EXPECT_EQ(lines, 437) << variant;
+    EXPECT_EQ(first, "project-00000") << variant;
+  }
+}
+
+TEST_F(FolderKeysetGate, FixtureSeededWithOtherParametersIsRefused) {
+  auto r = db_->run("after", {}, {}, R"({"subfolders": 500, "page_size": 40})");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("seeded"), std::string::npos) << r.err;
+}

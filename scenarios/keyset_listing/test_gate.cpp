@@ -1,0 +1,83 @@
+// keyset_listing's equivalence gate: every variant drains the same (type, id) sequence in
+// both orders, and a variant made to return a different sequence gets a different digest.
+#include <gtest/gtest.h>
+
+#include "test_support.hpp"
+
+using namespace perfgate::fixtures::testing;
+
+namespace {
+
+// 730 rows, 50 a page: 15 pages, the cursor crosses from the folder group to the file group
+// inside a page.
+const std::string kParams = R"({"folders": 30, "files": 700, "page_size": 50})";
+
+class KeysetListingGate : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { db_ = new ScenarioDb(SCENARIO_PROGRAM, "keyset_listing", kParams); }
+  static void TearDownTestSuite() { delete db_; }
+  void SetUp() override { ASSERT_NE(db_, nullptr) << "the fixture could not be set up"; }
+  static ScenarioDb* db_;
+};
+ScenarioDb* KeysetListingGate::db_ = nullptr;
+
+}  // namespace
+
+TEST_F(KeysetListingGate, SeedReportsRowsAndSeconds) {
+  EXPECT_EQ(db_->seed_figures().at("rows").get<long long>(), 2 * (1 + 2 + 30 + 700)) << "two schemas, same rows";
+  EXPECT_GT(db_->seed_figures().at("seconds").get<double>(), 0.0);
+  EXPECT_GT(db_->seed_figures().at("rows_per_second").get<double>(), 0.0);
+}
+
+TEST_F(KeysetListingGate, EveryVariantDrainsTheSameSequenceInBothOrders) {
+  const std::string before = db_->digest("before");
+  ASSERT_EQ(before.size(), 32u) << before;
+  EXPECT_EQ(db_->digest("before-with-indexes"), before);
+  EXPECT_EQ(db_->digest("after"), before);
+}
+
+TEST_F(KeysetListingGate, GateTripsWhenTheNameOrderDiffers) {
+  const std::string after = db_->digest("after");
+  ASSERT_EQ(after.size(), 32u) << after;
+  EXPECT_NE(db_->digest("after", {"--test-perturb", "name"}), after);
+}
+
+TEST_F(KeysetListingGate, GateTripsWhenTheModificationOrderDiffers) {
+  const std::string after = db_->digest("after");
+  ASSERT_EQ(after.size(), 32u) << after;
+  const std::string perturbed = db_->digest("after", {"--test-perturb", "mtime"});
+  ASSERT_EQ(perturbed.size(), 32u) << perturbed;
+  EXPECT_NE(perturbed, after);
+}
+
+TEST_F(KeysetListingGate, ReportCarriesTheContractFields) {
+  TempDir out;
+  const auto path = (out.path() / "rows.txt").string();
+  auto r = db_->run("before-with-indexes", {}, {{"PERFGATE_OUTPUT", path}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.last_json();
+  for (const char* m : {"ms_per_page_p50", "ms_per_page_p99", "total_ms", "pages", "mtime_total_ms"})
+    EXPECT_TRUE(j["metrics"].contains(m)) << m;
+  EXPECT_EQ(j["metrics"]["pages"]["value"].get<double>(), 15.0);
+  EXPECT_EQ(j["series"]["page_ms"]["values"].size(), 15u);
+  const std::string plan = j["extra"]["explain"]["plan"].get<std::string>();
+  EXPECT_NE(plan.find("Buffers"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("Seq Scan on files"), std::string::npos) << "BEFORE rescans the folder: " << plan;
+  std::ifstream in(path);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 2 * 730);
+}
+
+TEST_F(KeysetListingGate, FixtureSeededWithOtherParametersIsRefused) {
+  auto r = db_->run("after", {}, {}, R"({"folders": 31, "files": 700, "page_size": 50})");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("seeded"), std::string::npos) << r.err;
+}
+
+TEST_F(KeysetListingGate, UnknownVariantIsAnError) {
+  auto r = db_->run("sideways");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("unknown variant"), std::string::npos) << r.err;
+}

@@ -1,0 +1,83 @@
+// AFTER (write-up [2]): the accessible drive ids are materialised once per listing (the same
+// grant predicate as BEFORE), then each page runs a CROSS JOIN LATERAL (... ORDER BY
+// media_sort_date DESC LIMIT k) per drive: one bounded scan of
+// idx_files_media_timeline_by_drive (drive_id, media_sort_date DESC) each. The drives x k
+// candidates are merged into the page's k rows, and only those k go through the folders and
+// file_metadata joins. (Every file has its folder: the foreign key makes the inner join
+// unable to drop a row, so joining after the LIMIT returns what BEFORE returns.)
+#include <stdexcept>
+
+#include "timeline.hpp"
+
+namespace photos_timeline {
+
+namespace {
+
+const char* kAccessibleDrives = R"sql(
+SELECT COALESCE(array_agg(d.id ORDER BY d.id), '{}')::text
+  FROM role_grants g
+  JOIN drives d ON d.id = g.resource_id
+ WHERE g.subject_type = 'user' AND g.subject_id = $1 AND g.resource_type = 'drive'
+   AND (g.expires_at IS NULL OR g.expires_at > $2::timestamptz)
+   AND COALESCE((d.policies ->> 'include_in_photo_index')::boolean, true))sql";
+
+std::string query(bool with_cursor) {
+  std::string sql = R"sql(
+SELECT f.id, f.name, f.mime_type, f.size, f.media_sort_date, fo.path,
+       m.width, m.height, m.camera_make, m.camera_model
+  FROM (SELECT t.*
+          FROM unnest($1::uuid[]) AS acc(drive_id)
+          CROSS JOIN LATERAL (
+                SELECT t.id, t.name, t.mime_type, t.size, t.media_sort_date, t.folder_id
+                  FROM files t
+                 WHERE t.drive_id = acc.drive_id
+                   AND NOT t.is_trashed
+                   AND (t.mime_type LIKE 'image/%' OR t.mime_type LIKE 'video/%'))sql";
+  if (with_cursor) sql += "\n                   AND (t.media_sort_date, t.id) < ($3::timestamptz, $4::uuid)";
+  sql += R"sql(
+                 ORDER BY t.media_sort_date DESC, t.id DESC
+                 LIMIT $2) t
+         ORDER BY t.media_sort_date DESC, t.id DESC
+         LIMIT $2) f
+  JOIN folders fo ON fo.id = f.folder_id
+  LEFT JOIN file_metadata m ON m.file_id = f.id
+ ORDER BY f.media_sort_date DESC, f.id DESC)sql";
+  return sql;
+}
+
+class After final : public Timeline {
+ public:
+  After(std::string user, std::string now) : user_(std::move(user)), now_(std::move(now)) {}
+
+  std::vector<Statement> statements() const override {
+    return {{"accessible_drives", kAccessibleDrives, {}},
+            {"timeline_first", query(false), {}},
+            {"timeline_next", query(true), {}}};
+  }
+  void start(perfgate::fixtures::PgConnection& conn) override {
+    drives_ = conn.exec_prepared("accessible_drives", {user_, now_}).str(0, 0);
+  }
+  Statement page(const std::optional<Cursor>& c, int limit) const override {
+    if (drives_.empty()) throw std::logic_error("start() must run before page()");
+    const auto all = statements();
+    Statement s = all[c ? 2 : 1];
+    s.params = {drives_, std::to_string(limit)};
+    if (c) {
+      s.params.push_back(c->media_sort_date);
+      s.params.push_back(c->id);
+    }
+    return s;
+  }
+
+ private:
+  std::string user_, now_;
+  std::string drives_;  // '{uuid,uuid,...}'
+};
+
+}  // namespace
+
+std::unique_ptr<Timeline> make_after(const std::string& user_id, const std::string& now) {
+  return std::make_unique<After>(user_id, now);
+}
+
+}  // namespace photos_timeline
