@@ -109,7 +109,7 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.source = r.str("source", "");
   m.summary = r.str("summary", "");
   m.kind = r.str("kind", "batch");
-  one_of(r, "kind", m.kind, {"batch", "service"});
+  one_of(r, "kind", m.kind, {"batch", "service", "gbench"});
   m.program = r.str("program");
   const json& fixture = r.object("fixture", false);
   if (!fixture.empty()) {

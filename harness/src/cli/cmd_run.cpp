@@ -1,7 +1,12 @@
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
+#include "common/errors.hpp"
+#include "plan/against.hpp"
 #include "plan/plan.hpp"
+#include "plan/shard.hpp"
+
+#include <iostream>
 
 namespace perfgate::cli {
 
@@ -15,13 +20,46 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--catalog", o->catalog_dir, "A folder of scenario folders instead of the bundled catalog");
   cmd->add_option("--scenario-arg", o->scenario_args,
                   "VARIANT=ARG: append ARG to that variant's command (test-only flags of a scenario)");
+  cmd->add_option("--shard", o->shard,
+                  "i/n: run the i-th of n deterministic parts of the selected scenarios (CI job matrix; "
+                  "join them with perfgate merge)");
+  cmd->add_option("--against", o->against_dir,
+                  "DIR: another built perfgate (a worktree of another branch): its AFTER as BEFORE, this build's "
+                  "AFTER as AFTER");
   add_shared_flags(cmd, *o);
   cmd->callback([o, names, argv] {
     if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";
     auto dir = o->catalog_dir.empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(o->catalog_dir);
     auto catalog = catalog::load_catalog(dir);
-    auto plan = plan::plan_run(catalog, *names, *o);
-    set_exit_code(execute_plan(plan, *o, argv));
+    nlohmann::json extra = nlohmann::json::object();
+    std::vector<std::string> chosen = *names;
+    plan::RunPlan plan;
+    if (!o->shard.empty()) {
+      const auto shard = plan::parse_shard(o->shard);
+      if (chosen.empty())
+        for (const auto& m : catalog) chosen.push_back(m.name);
+      for (const auto& n : chosen) catalog::find_scenario(catalog, n);  // unknown names are exit 2 in every shard
+      auto mine = plan::shard_names(chosen, shard);
+      extra["shard"] = {{"index", shard.index}, {"count", shard.count}, {"scenarios", mine},
+                        {"of", static_cast<int>(plan::shard_names(chosen, {1, 1}).size())}};
+      // Plan every shard's scenarios for the whole run's Holm family, then keep this shard's.
+      auto all = plan::plan_run(catalog, chosen, *o);
+      plan = mine.empty() ? plan::plan_nothing(*o) : plan::plan_run(catalog, mine, *o);
+      plan.seed = o->seed ? *o->seed : plan.seed;
+      plan.gated_total = all.gated_total;
+      plan.family_total = all.gated_total;
+      if (mine.empty()) std::cerr << "perfgate: shard " << o->shard << " has no scenarios (" << chosen.size()
+                                  << " scenarios in " << shard.count << " shards)\n";
+    } else {
+      plan = plan::plan_run(catalog, chosen, *o);
+    }
+    if (!o->against_dir.empty()) {
+      std::vector<std::string> notes;
+      extra["against"] = plan::apply_against(plan, *o, notes);
+      for (const auto& n : notes) std::cerr << "perfgate: --against: " << n << "\n";
+      if (plan.scenarios.empty()) throw UsageError("--against: no scenario left to compare");
+    }
+    set_exit_code(execute_plan(plan, *o, argv, extra));
   });
 }
 

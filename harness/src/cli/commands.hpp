@@ -13,6 +13,11 @@ void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_ab_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_report_command(CLI::App& app);
+void add_baseline_command(CLI::App& app);
+void add_compare_command(CLI::App& app);
+void add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_batch_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_history_command(CLI::App& app);
 
 // The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);

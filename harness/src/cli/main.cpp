@@ -20,6 +20,11 @@ int main(int argc, char** argv) {
   cli::add_run_command(app, args);
   cli::add_ab_command(app, args);
   cli::add_report_command(app);
+  cli::add_baseline_command(app);
+  cli::add_compare_command(app);
+  cli::add_merge_command(app, args);
+  cli::add_batch_command(app, args);
+  cli::add_history_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,18 +11,22 @@
 #include "cache/fixture_cache.hpp"
 #include "postgres/pg_server.hpp"
 #include "catalog/catalog.hpp"
+#include "cli/ci_outputs.hpp"
+#include "cli/gbench_scenario.hpp"
 #include "cli/progress.hpp"
 #include "cli/verdict_table.hpp"
 #include "common/errors.hpp"
 #include "perfgate/percentile.hpp"
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
+#include "gate/baseline_gate.hpp"
 #include "gate/equivalence.hpp"
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
 #include "run/batch_runner.hpp"
 #include "run/service_sampler.hpp"
 #include "stats/scenario_stats.hpp"
+#include "store/baseline_file.hpp"
 #include "store/results_file.hpp"
 
 namespace perfgate::cli {
@@ -140,7 +144,11 @@ struct ScenarioRun {
         c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
         c.digest_stdout = true;
       } else {
-        c.argv = {sp.program, "run", "--variant", v.name, "--profile", sp.profile, "--fixture",
+        // --against: the other build's program runs its own `after` as our `before`.
+        auto prog = sp.program_of.find(v.name);
+        auto as = sp.run_as.find(v.name);
+        c.argv = {prog != sp.program_of.end() ? prog->second : sp.program, "run", "--variant",
+                  as != sp.run_as.end() ? as->second : v.name, "--profile", sp.profile, "--fixture",
                   fixture ? fixture->location : "", "--params", sp.params.dump()};
         c.argv.insert(c.argv.end(), v.args.begin(), v.args.end());
       }
@@ -216,6 +224,11 @@ struct ScenarioRun {
     }
     doc["fixture"] = fixture ? fixture->to_json() : json();
 
+    if (m.kind == "gbench") {
+      run_gbench_kind();
+      return;
+    }
+
     run::BatchPlan bp;
     bp.scenario = m.name;
     bp.variants = commands();
@@ -279,6 +292,34 @@ struct ScenarioRun {
     doc["gates"] = gates_now();
     analyse();
     run_gbench();
+  }
+
+  // A Google Benchmark binary as the scenario (kind gbench): repetition i of X/before and of
+  // X/after are round i (cli/gbench_scenario.hpp), so stats and gates work unchanged.
+  void run_gbench_kind() {
+    GbenchRun g;
+    try {
+      progress.update(prefix() + "Google Benchmark, " + std::to_string(gbench_repetitions(sp)) + " repetitions");
+      g = run_gbench_scenario(sp, run_dir);
+      outcome.samples = g.samples;
+      outcome.rounds = g.rounds;
+      outcome.stop_reason = "repetitions";
+    } catch (const Interrupted&) {
+      outcome.stop_reason = "interrupted";
+      doc["gates"] = json::array();
+      analyse();
+      throw;
+    } catch (const Error& e) {
+      outcome.stop_reason = "error";
+      error_message = e.what();
+      exit_code = e.code();
+    }
+    doc["commands"] = {{"gbench", g.argv}};
+    doc["gates"] = json::array();
+    if (error_message.empty()) doc["gates"].push_back(g.equivalence);
+    for (const auto& n : g.notes) doc["notes"].push_back(n);
+    analyse();
+    if (!g.context.is_null()) doc["extra"]["gbench_context"] = g.context;
   }
 
   // A template database seeded once (by `PROGRAM seed --target DSN`) and a fresh clone of it
@@ -363,7 +404,11 @@ struct ScenarioRun {
     run::ChildSpec spec;
     spec.argv = {(m.dir / g["program"].get<std::string>()).string(), "--benchmark_format=json",
                  "--benchmark_out=" + (dir / "out.json").string(), "--benchmark_out_format=json"};
-    for (const auto& a : g.value("args", json::array())) spec.argv.push_back(a.get<std::string>());
+    for (const auto& a : g.value("args", json::array())) {
+      std::string arg = a.get<std::string>();
+      if (auto at = arg.find("{fixture}"); at != std::string::npos && fixture) arg.replace(at, 9, fixture->location);
+      spec.argv.push_back(arg);
+    }
     spec.cwd = dir;
     spec.stdout_path = dir / "stdout";
     spec.stderr_path = dir / "stderr";
@@ -400,7 +445,7 @@ struct ScenarioRun {
     std::vector<stats::Comparison*> informational;
     for (auto& c : comparisons)
       if (!c.gated) informational.push_back(&c);
-    stats::decide_family(informational, rp.alpha, rp.noise);
+    stats::decide_exploratory(informational, rp.alpha, rp.noise);
     json series = json::object(), extra = json::object();
     for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
       if (it->warmup) continue;
@@ -465,6 +510,39 @@ struct ScenarioRun {
   }
 };
 
+// The baseline gate of every scenario that ran to a verdict: Holm across the run's baseline
+// comparisons; a significant regression beyond the tolerance fails the scenario (exit 1).
+void apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,
+                    const json& results, const plan::RunPlan& rp, const plan::RunOptions& o) {
+  std::vector<store::BaselineEntry> now;
+  std::vector<std::size_t> owner;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto& r = *runs[i];
+    if (r.exit_code == kExitEquivalence || r.exit_code == kExitRun || !r.error_message.empty()) continue;
+    json scenario = r.doc;
+    auto entries = store::entries_from_scenario(results, scenario);
+    for (auto& e : entries) {
+      now.push_back(std::move(e));
+      owner.push_back(i);
+    }
+  }
+  auto checks = gate::check_against_baseline(now, baseline, {rp.alpha, o.baseline_tolerance});
+  int compared = 0, missing = 0;
+  for (std::size_t k = 0; k < checks.size(); ++k) {
+    auto& r = *runs[owner[k]];
+    json g = gate::baseline_gate_json(checks[k]);
+    r.doc["gates"].push_back(g);
+    if (!r.doc.contains("baseline")) r.doc["baseline"] = json::array();
+    r.doc["baseline"].push_back(gate::to_json(checks[k]));
+    if (checks[k].comparable) ++compared;
+    else ++missing;
+    if (g["passed"].is_boolean() && !g["passed"].get<bool>() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
+  }
+  if (!o.quiet || missing)
+    std::cerr << "perfgate: baseline " << baseline.file.string() << ": " << compared << " compared, " << missing
+              << " with no comparable baseline\n";
+}
+
 // The run's command narrowed to one scenario: other scenario names dropped, this one kept.
 std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp) {
   if (sp.ab) return join_command(argv);
@@ -488,7 +566,21 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
 
 }  // namespace
 
-int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv) {
+// The baseline this run compares with, read before anything runs so a malformed one is exit 2
+// with nothing written. Null when there is none to compare with (--baseline none, `ab` without
+// --baseline, --against).
+static std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o) {
+  if (o.baseline_path == "none" || !o.against_dir.empty()) return std::nullopt;
+  const bool ab = !rp.scenarios.empty() && rp.scenarios.front().ab;
+  if (ab && !o.baseline_given) return std::nullopt;
+  return store::load_baseline(o.baseline_path.empty() ? default_baseline_path() : fs::path(o.baseline_path));
+}
+
+fs::path default_baseline_path() { return catalog::share_dir() / "baseline.json"; }
+
+int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv,
+                 const json& run_extra) {
+  auto baseline = load_run_baseline(rp, options);
   install_interrupt_handlers();
   const auto host = measure::host_info();
   json host_json = measure::to_json(host);
@@ -513,6 +605,12 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
               {"seed", rp.seed},
               {"options", rp.options_json()},
               {"stop_reason", "running"}};
+  for (const auto& [k, v] : run_extra.items()) run[k] = v;
+  if (baseline) run["baseline"] = {{"file", baseline->file.string()}, {"exists", baseline->exists},
+                                   {"tolerance", options.baseline_tolerance}};
+  else run["baseline"] = {{"file", nullptr}, {"why", options.baseline_path == "none" ? "--baseline none"
+                                                     : !options.against_dir.empty() ? "--against compares builds, not a change"
+                                                                                   : "ab: no --baseline given"}};
   fs::path results_path = !options.json_path.empty() ? fs::path(options.json_path)
                           : !options.out_dir.empty()  ? fs::path(options.out_dir) / "results.json"
                                                       : fs::path();
@@ -554,6 +652,15 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
   for (auto& r : runs)
     for (auto& c : r->comparisons)
       if (c.gated) family.push_back(&c);
+  // A shard counts the other shards' gated comparisons too (as p = 1): see plan.hpp.
+  std::vector<stats::Comparison> others(
+      static_cast<std::size_t>(std::max(0, rp.family_total - static_cast<int>(family.size()))));
+  for (auto& c : others) {
+    c.r.p_wilcoxon = 1;
+    c.r.ci = {1, 1};
+    c.better = "lower";
+    family.push_back(&c);
+  }
   stats::decide_family(family, rp.alpha_per_look, rp.noise);
 
   std::vector<std::string> failures;
@@ -562,8 +669,10 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
     auto rank = [](int c) { return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0; };
     return rank(b) > rank(a) ? b : a;
   };
-  for (auto& r : runs) {
+  for (auto& r : runs)
     if (!was_interrupted || r.get() != runs.back().get()) r->finalise();
+  if (baseline && !was_interrupted) apply_baseline(runs, *baseline, results.document(), rp, options);
+  for (auto& r : runs) {
     results.put_scenario(r->doc);
     if (!r->error_message.empty()) failures.push_back(r->sp.manifest.name + ": " + r->error_message);
     for (const auto& g : r->doc["gates"])
@@ -581,6 +690,7 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
                                                                            : "gate failed";
   results.finish(exit_code, status, failures.empty() ? status : failures.front(), failures, stop);
 
+  write_ci_outputs(results.document(), options);
   if (!options.quiet || exit_code != kExitOk) print_verdict_table(std::cout, results.document());
   for (const auto& f : failures) std::cerr << "perfgate: " << f << "\n";
   if (was_interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";

@@ -35,6 +35,21 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
       "--cpus", [&o](const std::string& s) { o.cpus = plan::parse_cpu_list(s); },
       "CPUs to pin samples to, e.g. 1 or 0-1 (default: the scenario's count, taken from the last CPUs)");
   cmd->add_option("--json", o.json_path, "Write the results JSON here");
+  cmd->add_option_function<std::string>(
+      "--baseline",
+      [&o](const std::string& f) {
+        o.baseline_path = f;
+        o.baseline_given = true;
+      },
+      "baseline.json to compare with, or none (run default: share/perfgate/baseline.json, the committed one; "
+      "ab: none)");
+  cmd->add_option_function<double>(
+         "--baseline-tolerance", [&o](double pct) { o.baseline_tolerance = pct / 100.0; },
+         "Percent a ratio may move from the baseline's before it can fail (default 5; an entry's own wins)")
+      ->check(CLI::Range(0.0, 99.0));
+  cmd->add_option("--junit", o.junit_path, "Also write JUnit XML here: one test case per gate");
+  cmd->add_option("--export-gbench", o.gbench_path,
+                  "Also write the samples in Google Benchmark's JSON format here (for its compare.py)");
   cmd->add_flag("-q,--quiet", o.quiet, "No progress line, and no table when every gate passed");
 }
 

@@ -63,8 +63,38 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
     }
     for (const auto& g : s["gates"])
       if (g.value("kind", "") == "equivalence")
-        rows.push_back({name, "same work", "", "", "", "", g["passed"].is_boolean() && g["passed"].get<bool>() ? "equal" : "DIFFERENT",
+        rows.push_back({name, "same work", "", "", "", "",
+                        g["passed"].is_boolean() && g["passed"].get<bool>() ? "equal" : "DIFFERENT",
                         g["passed"].is_boolean() && g["passed"].get<bool>() ? "PASS" : "FAIL"});
+    // Against baseline.json: the ratio now, the accepted one, and what the comparison says.
+    for (const auto& b : s.value("baseline", nlohmann::json::array())) {
+      const bool compared = b.value("status", "") == "compared";
+      std::string gate = "n/a";
+      for (const auto& g : s["gates"])
+        if (g.value("kind", "") == "baseline" && g.value("name", "") == "baseline on " + b.value("metric", ""))
+          gate = g["passed"].is_null() ? "n/a" : g["passed"].get<bool>() ? "PASS" : "FAIL";
+      const auto& now = b["now"];
+      // Absolute figures: compared only on the baseline's host; the table says which.
+      std::string absolute = "";
+      if (compared) {
+        const auto& a = b["absolute"];
+        if (a.value("compared", false)) {
+          char buf[64];
+          std::snprintf(
+              buf, sizeof buf, "; absolute %+.1f%% %s (same host)", (a["change"]["change"].get<double>() - 1) * 100,
+              a["change"].value("verdict", "") == "no significant change" ? "~"
+                                                                          : a["change"].value("verdict", "").c_str());
+          absolute = buf;
+        } else {
+          absolute = "; absolute not compared (other host)";
+        }
+      }
+      rows.push_back(
+          {name, b.value("metric", "") + " vs baseline", compared ? fmt(b["baseline"]["ratio"]) + "x" : "",
+           fmt(now["ratio"]) + "x", compared ? fmt(b["ratio_change"]["change"]) + "x" : "",
+           compared ? "[" + fmt(b["ratio_change"]["ci"][0]) + ", " + fmt(b["ratio_change"]["ci"][1]) + "]" : "",
+           compared ? b["ratio_change"].value("verdict", "-") + absolute : "no comparable baseline", gate});
+    }
     if (!any && s.contains("error")) rows.push_back({name, "-", "", "", "", "", "not run", "ERROR"});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
@@ -85,7 +115,8 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
       out << std::string(total - 2, '-') << "\n";
     }
   }
-  out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds)\n";
+  out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds; \"vs baseline\" rows:\n"
+         "   before = the accepted ratio, after = this run's, ratio = their change, verdict after Holm and the tolerance)\n";
 }
 
 }  // namespace perfgate::cli

@@ -21,6 +21,17 @@ struct RunOptions {
   std::string catalog_dir; // empty: the bundled catalog
   bool quiet = false;
   std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
+
+  // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
+  std::string baseline_path;
+  bool baseline_given = false;         // --baseline was on the command line
+  double baseline_tolerance = 0.05;    // a fraction (--baseline-tolerance takes a percentage)
+  // CI outputs: JUnit XML and Google Benchmark JSON of the results (empty: none).
+  std::string junit_path, gbench_path;
+  // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.
+  std::string shard;
+  // --against DIR: this build's AFTER against the AFTER of another build of perfgate.
+  std::string against_dir;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

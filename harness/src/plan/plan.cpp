@@ -103,6 +103,18 @@ void finish(RunPlan& rp, const RunOptions& o) {
 
 }  // namespace
 
+RunPlan plan_nothing(const RunOptions& o) {
+  RunPlan rp;
+  finish(rp, o);
+  return rp;
+}
+
+void finish_plan(RunPlan& rp, const RunOptions& o) {
+  const auto seed = rp.seed;
+  finish(rp, o);
+  if (!o.seed) rp.seed = seed;  // keep the seed already drawn
+}
+
 RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
                  const RunOptions& o) {
   RunPlan rp;

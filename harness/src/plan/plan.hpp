@@ -28,6 +28,8 @@ struct ScenarioPlan {
   std::set<std::string> gated_metrics;
   std::vector<catalog::Claim> claims;  // those that apply at this profile
   std::map<std::string, std::vector<std::string>> extra_args;  // variant → appended args
+  // --against: a variant run by another program (the other build's), as another variant name.
+  std::map<std::string, std::string> program_of, run_as;
   // `perfgate ab`: the two commands, run as they are.
   bool ab = false;
   std::vector<std::string> before_argv, after_argv;
@@ -39,12 +41,22 @@ struct RunPlan {
   std::uint64_t seed = 1;
   int looks_per_scenario = 4;
   int gated_total = 0;       // gated comparisons in the whole run: the Holm family
+  // A shard's Holm family is the whole run's (every shard's gated comparisons), so verdicts
+  // stay valid when shards are merged: the other shards' comparisons count as p = 1.
+  int family_total = 0;      // 0: this plan's own gated comparisons
   double alpha_per_look = 0.0125;
   json options_json() const;
 };
 
 RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
                  const RunOptions& options);
+
+// A plan that runs nothing (an empty shard): options resolved like plan_run's.
+RunPlan plan_nothing(const RunOptions& options);
+
+// Recomputes the run-wide figures (seed, Holm family size, alpha per look) after scenarios
+// were added or removed (batch steps, --against).
+void finish_plan(RunPlan& plan, const RunOptions& options);
 
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);

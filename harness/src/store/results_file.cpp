@@ -8,6 +8,10 @@
 
 namespace perfgate::store {
 
+double now_unix() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 std::string now_iso8601() {
   const auto now = std::chrono::system_clock::now();
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
@@ -21,6 +25,7 @@ std::string now_iso8601() {
 ResultsFile::ResultsFile(fs::path path, json run, json host) : path_(std::move(path)) {
   // nlohmann::json keeps keys sorted; ordered_json would keep insertion order, but the schema
   // only asks that schema_version be present, and readers look keys up by name.
+  run["started_unix"] = now_unix();
   doc_ = {{"schema_version", kSchemaVersion}, {"run", std::move(run)}, {"host", std::move(host)},
           {"scenarios", json::array()}, {"outcome", {{"exit_code", 0}, {"status", "running"}, {"message", ""}, {"failures", json::array()}}}};
   write();
@@ -40,6 +45,7 @@ void ResultsFile::put_scenario(const json& scenario) {
 void ResultsFile::finish(int exit_code, const std::string& status, const std::string& message,
                          const std::vector<std::string>& failures, const std::string& stop_reason) {
   doc_["run"]["finished_at"] = now_iso8601();
+  doc_["run"]["finished_unix"] = now_unix();
   doc_["run"]["stop_reason"] = stop_reason;
   doc_["host"]["load_after"] = measure::load_average();
   doc_["outcome"] = {{"exit_code", exit_code}, {"status", status}, {"message", message}, {"failures", failures}};

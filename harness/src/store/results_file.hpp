@@ -31,5 +31,8 @@ class ResultsFile {
 };
 
 std::string now_iso8601();
+// Seconds since the epoch, sub-second: run.started_unix / finished_unix order runs that start
+// within one second (two batches under one lock).
+double now_unix();
 
 }  // namespace perfgate::store

@@ -1,0 +1,124 @@
+// `perfgate baseline update|check|show`: write the accepted figures of a run into baseline.json,
+// check a results file against them, list them. docs/baseline.md.
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
+#include "common/errors.hpp"
+#include "gate/baseline_gate.hpp"
+#include "store/baseline_file.hpp"
+#include "store/results_input.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+using json = nlohmann::json;
+
+std::filesystem::path baseline_path(const std::string& given) {
+  return given.empty() ? default_baseline_path() : std::filesystem::path(given);
+}
+
+bool wanted(const std::vector<std::string>& only, const std::string& name) {
+  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
+}
+
+}  // namespace
+
+void add_baseline_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand("baseline", "The accepted figures every run is compared with (baseline.json)");
+  cmd->require_subcommand(1);
+  auto file = std::make_shared<std::string>();
+  auto results = std::make_shared<std::string>();
+  auto only = std::make_shared<std::vector<std::string>>();
+  auto dry = std::make_shared<bool>(false);
+  auto tolerance = std::make_shared<double>(5.0);
+  auto alpha = std::make_shared<double>(0.05);
+
+  auto* update =
+      cmd->add_subcommand("update", "Write or refresh the entries of every gated metric of RESULTS.json (says which)");
+  update->add_option("results", *results, "A results file of perfgate run")->required();
+  update->add_option("--baseline", *file,
+                     "The baseline file (default: share/perfgate/baseline.json, the committed one)");
+  update->add_option("--scenario", *only, "Only these scenarios (repeatable)");
+  update->add_flag("--dry-run", *dry, "Say what would change, write nothing");
+  update->callback([=] {
+    json doc = store::load_results(*results);
+    if (doc["run"].contains("against"))
+      throw UsageError(*results + ": an --against run compares two builds; its ratios are not a baseline");
+    // Read (and so validate) the existing baseline before anything is decided or written.
+    store::Baseline b = store::load_baseline(baseline_path(*file));
+    std::vector<store::BaselineEntry> fresh;
+    std::vector<std::string> skipped;
+    for (const auto& s : doc["scenarios"])
+      if (wanted(*only, s.value("name", ""))) {
+        auto e = store::entries_from_scenario(doc, s, &skipped);
+        fresh.insert(fresh.end(), e.begin(), e.end());
+      }
+    for (const auto& n : *only) {
+      bool found = false;
+      for (const auto& s : doc["scenarios"]) found = found || s.value("name", "") == n;
+      if (!found) throw UsageError(*results + ": no scenario '" + n + "' in these results");
+    }
+    for (const auto& s : skipped) std::cout << "skipped   " << s << "\n";
+    if (fresh.empty()) throw UsageError(*results + ": no gated figure to record (see the skipped lines)");
+    if (doc["run"]["git"].value("dirty", false))
+      std::cerr << "perfgate: note: the run was made from a dirty work tree; its commit is recorded with dirty: true\n";
+    auto changes = store::refresh_entries(b, fresh);
+    for (const auto& c : changes) {
+      std::string what = c.what;
+      what.resize(9, ' ');
+      std::cout << what << " " << c.key << ": " << c.detail << "\n";
+    }
+    if (*dry) {
+      std::cout << "(dry run: " << b.file.string() << " not written)\n";
+      return;
+    }
+    store::save_baseline(b);
+    std::cout << "wrote " << b.file.string() << " (" << b.entries.size() << " entries)\n";
+  });
+
+  auto* check =
+      cmd->add_subcommand("check", "Compare a results file with the baseline, as run does (exit 1 on a regression)");
+  check->add_option("results", *results, "A results file")->required();
+  check->add_option("--baseline", *file, "The baseline file (default: share/perfgate/baseline.json)");
+  check->add_option("--baseline-tolerance", *tolerance, "Percent a ratio may move (default 5)")
+      ->check(CLI::Range(0.0, 99.0));
+  check->add_option("--alpha", *alpha, "Family-wise error rate of the baseline comparisons (default 0.05)")
+      ->check(CLI::Range(0.000001, 0.5));
+  check->callback([=] {
+    json doc = store::load_results(*results);
+    store::Baseline b = store::load_baseline(baseline_path(*file));
+    std::vector<store::BaselineEntry> now;
+    for (const auto& s : doc["scenarios"]) {
+      auto e = store::entries_from_scenario(doc, s);
+      now.insert(now.end(), e.begin(), e.end());
+    }
+    auto checks = gate::check_against_baseline(now, b, {*alpha, *tolerance / 100.0});
+    int code = kExitOk;
+    for (const auto& c : checks) {
+      json g = gate::baseline_gate_json(c);
+      const std::string mark = g["passed"].is_null() ? "n/a " : g["passed"].get<bool>() ? "PASS" : "FAIL";
+      std::cout << mark << "  " << c.now.key() << ": " << g["detail"].get<std::string>() << "\n";
+      if (g["passed"].is_boolean() && !g["passed"].get<bool>()) code = kExitPerformance;
+    }
+    if (checks.empty()) std::cout << "(no gated figures in " << *results << ")\n";
+    set_exit_code(code);
+  });
+
+  auto* show = cmd->add_subcommand("show", "List the baseline's entries");
+  show->add_option("--baseline", *file, "The baseline file (default: share/perfgate/baseline.json)");
+  show->callback([=] {
+    store::Baseline b = store::load_baseline(baseline_path(*file));
+    if (!b.exists) {
+      std::cout << b.file.string() << " does not exist (perfgate baseline update RESULTS.json writes it)\n";
+      return;
+    }
+    for (const auto& e : b.entries)
+      std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << store::format_ratio(e.ratio, e.ci)
+                << "  medians " << e.before_median << " → " << e.after_median << " " << e.unit << "  host "
+                << e.host_fingerprint << "  commit " << e.commit.substr(0, 12) << (e.dirty ? " (dirty)" : "") << "\n";
+    std::cout << b.entries.size() << " entries in " << b.file.string() << "\n";
+  });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,35 @@
+// `perfgate merge A.json B.json ... -o merged.json`: shard results joined into one (store/merge_results.hpp).
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "store/merge_results.hpp"
+#include "store/results_input.hpp"
+
+namespace perfgate::cli {
+
+void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
+  auto* cmd = app.add_subcommand(
+      "merge", "Join shard results (perfgate run --shard i/n) into one results file; exits with the merged outcome");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  auto o = std::make_shared<store::MergeOptions>();
+  cmd->add_option("files", *files, "Results files of the shards")->required()->expected(1, -1);
+  cmd->add_option("-o,--out", *out, "The merged results file")->required();
+  cmd->add_flag("--allow-partial", o->allow_partial, "Merge even when some shards of i/n are missing");
+  cmd->add_flag("--allow-mixed-commits", o->allow_mixed_commits, "Merge runs of different commits");
+  cmd->callback([=] {
+    std::vector<store::MergeInput> inputs;
+    for (const auto& f : *files) inputs.push_back({f, store::load_results(f)});
+    auto merged = store::merge_results(inputs, argv, *o);
+    write_file_atomic(*out, merged.dump(1) + "\n");
+    std::cout << "merged " << files->size() << " files, " << merged["scenarios"].size() << " scenarios → " << *out
+              << " (" << merged["outcome"]["status"].get<std::string>() << ", exit "
+              << merged["outcome"]["exit_code"].get<int>() << ")\n";
+    for (const auto& f : merged["outcome"]["failures"]) std::cerr << "perfgate: " << f.get<std::string>() << "\n";
+    set_exit_code(merged["outcome"]["exit_code"].get<int>());
+  });
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,84 @@
+#include "cli/run_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "common/errors.hpp"
+#include "common/interrupt.hpp"
+#include "store/results_file.hpp"
+
+namespace perfgate::cli {
+namespace {
+
+std::string holder_of(int fd) {
+  char buf[1024];
+  ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  std::string s = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s.empty() ? "an unknown process (the lock file says nothing)" : s;
+}
+
+}  // namespace
+
+RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder, std::ostream& log) {
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw RunError("cannot open the lock file " + file.string() + ": " + std::strerror(errno));
+  install_interrupt_handlers();
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  double next_message = 0;
+  while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      const std::string e = std::strerror(errno);
+      ::close(fd_);
+      throw RunError("cannot lock " + file.string() + ": " + e);
+    }
+    const double t = elapsed();
+    // The holder writes its line just after it takes the lock: an empty file in the first
+    // second means "not written yet", so keep reading rather than report an unknown holder.
+    const std::string who_now = holder_of(fd_);
+    const bool known = who_now.rfind("an unknown", 0) != 0;
+    if (waited_for_.empty() || (known && waited_for_.rfind("an unknown", 0) == 0)) waited_for_ = who_now;
+    if (t >= timeout_s) {
+      const std::string who = holder_of(fd_);
+      ::close(fd_);
+      throw RunError("timed out after " + std::to_string(static_cast<int>(timeout_s)) + " s waiting for the lock " +
+                     file.string() + ", held by " + who + " (--lock-timeout to wait longer)");
+    }
+    if (t >= next_message && (known || t >= 1.0)) {
+      log << "perfgate: waiting for the lock " << file.string() << ", held by " << holder_of(fd_) << " ("
+          << static_cast<int>(timeout_s - t) << " s until the timeout)" << std::endl;
+      (void)who_now;
+      next_message = t + 60;
+    }
+    try {
+      check_interrupted();
+    } catch (...) {
+      ::close(fd_);
+      throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  waited_s_ = elapsed();
+  acquired_unix_ = store::now_unix();
+  char host[256] = "?";
+  ::gethostname(host, sizeof host - 1);
+  const std::string line =
+      "pid " + std::to_string(::getpid()) + " on " + host + ": " + holder + " (since " + store::now_iso8601() + ")\n";
+  if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, line.data(), line.size(), 0);
+}
+
+RunLock::~RunLock() {
+  if (fd_ < 0) return;
+  (void)!::ftruncate(fd_, 0);  // nobody holds it now; a waiter seeing an empty file says so
+  ::flock(fd_, LOCK_UN);
+  ::close(fd_);
+}
+
+}  // namespace perfgate::cli

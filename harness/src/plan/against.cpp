@@ -1,0 +1,94 @@
+#include "plan/against.hpp"
+
+#include <cstdio>
+
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "run/child.hpp"
+
+namespace perfgate::plan {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool holds_scenarios(const fs::path& dir) {
+  if (!fs::is_directory(dir)) return false;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_directory() && fs::exists(e.path() / "scenario.json")) return true;
+  return false;
+}
+
+std::string git_commit(const fs::path& dir) {
+  std::string out;
+  std::string cmd = "git -C '" + dir.string() + "' rev-parse HEAD 2>/dev/null";
+  if (FILE* p = ::popen(cmd.c_str(), "r")) {
+    char buf[128];
+    while (std::fgets(buf, sizeof buf, p)) out += buf;
+    ::pclose(p);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+}  // namespace
+
+fs::path other_build_catalog(const fs::path& dir) {
+  for (const fs::path& c :
+       {dir / "share" / "perfgate" / "scenarios", dir / "build" / "share" / "perfgate" / "scenarios", dir})
+    if (holds_scenarios(c)) return c;
+  throw UsageError(
+      "--against " + dir.string() +
+      ": no built catalog there (looked in DIR/share/perfgate/scenarios, DIR/build/share/perfgate/scenarios "
+      "and DIR): build the other branch first (cmake --build DIR/build)");
+}
+
+nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes) {
+  const fs::path dir = o.against_dir;
+  const fs::path catalog_dir = other_build_catalog(dir);
+  const auto other = catalog::load_catalog(catalog_dir);
+  std::vector<ScenarioPlan> kept;
+  for (auto& sp : rp.scenarios) {
+    const auto& m = sp.manifest;
+    if (m.kind != "batch") {
+      notes.push_back(m.name + ": skipped: --against compares batch scenarios (this one is " + m.kind + ")");
+      continue;
+    }
+    const catalog::Manifest* om = nullptr;
+    for (const auto& x : other)
+      if (x.name == m.name) om = &x;
+    if (!om) {
+      notes.push_back(m.name + ": skipped: the other build has no such scenario");
+      continue;
+    }
+    fs::path prog = om->program;
+    if (prog.is_relative() && (om->program.find('/') != std::string::npos || fs::exists(om->dir / prog)))
+      prog = om->dir / prog;
+    std::string resolved;
+    try {
+      resolved = run::resolve_program(prog.string());
+    } catch (const UsageError& e) {
+      throw UsageError(om->file.string() + ": program: " + e.what() + " (is the other build built?)");
+    }
+    catalog::Variant before = om->variant("after"), after = m.variant("after");
+    before.name = "before";
+    before.label = "other build's after";
+    before.compare_to.reset();
+    after.label = "this build's after";
+    after.compare_to = "before";
+    sp.variants = {before, after};
+    sp.program_of["before"] = resolved;
+    sp.run_as["before"] = "after";
+    sp.claims.clear();
+    sp.policy = o.policy.value_or("no-regress");
+    kept.push_back(std::move(sp));
+  }
+  rp.scenarios = std::move(kept);
+  finish_plan(rp, o);
+  return {{"dir", fs::absolute(dir).string()},
+          {"catalog", fs::absolute(catalog_dir).string()},
+          {"git", {{"commit", git_commit(dir)}}},
+          {"meaning", "before = the other build's after; after = this build's after; ratio = this/other"}};
+}
+
+}  // namespace perfgate::plan

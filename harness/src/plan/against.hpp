@@ -1,0 +1,27 @@
+// --against DIR: branch comparison. For each planned scenario, the other build's AFTER (its
+// program, its `after` arguments) becomes the BEFORE-side variant `before`, labelled "other
+// build's after", and this build's AFTER stays `after`: same fixture (seeded by this build),
+// same params, paired and interleaved in rounds like any BEFORE/AFTER. Sweep variants and
+// claims are dropped (they are about this build's BEFORE); the policy is no-regress unless
+// --policy says otherwise.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace perfgate::plan {
+
+// The other build's catalog: DIR/share/perfgate/scenarios, DIR/build/share/perfgate/scenarios,
+// or DIR itself when it holds scenario folders. Throws UsageError when none is there.
+std::filesystem::path other_build_catalog(const std::filesystem::path& dir);
+
+// Rewrites `plan` for the comparison; scenarios that cannot be compared (service and gbench
+// kinds, a scenario the other build does not have) are removed with a line in `notes`.
+// Returns what the results record under run.against.
+nlohmann::json apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes);
+
+}  // namespace perfgate::plan

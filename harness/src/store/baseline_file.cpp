@@ -1,0 +1,311 @@
+#include "store/baseline_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "stats/bootstrap.hpp"
+#include "store/results_file.hpp"
+#include "store/results_input.hpp"
+
+namespace perfgate::store {
+namespace {
+
+// Field-by-field reading with errors that name the file and the field.
+struct Reader {
+  const json& j;
+  std::string file, at;
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw UsageError(file + ": " + (at.empty() ? "" : at + ".") + field + ": " + problem);
+  }
+  const json& get(const std::string& k) const {
+    if (!j.contains(k)) fail(k, "missing");
+    return j[k];
+  }
+  std::string str(const std::string& k) const {
+    const json& v = get(k);
+    if (!v.is_string() || v.get<std::string>().empty()) fail(k, "must be a non-empty string");
+    return v.get<std::string>();
+  }
+  double positive(const std::string& k) const {
+    const json& v = get(k);
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) fail(k, "must be a number >= 0");
+    return v.get<double>();
+  }
+  std::array<double, 2> interval(const std::string& k) const {
+    const json& v = get(k);
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+      fail(k, "must be [lo, hi], two numbers");
+    std::array<double, 2> out{v[0].get<double>(), v[1].get<double>()};
+    if (!(out[0] <= out[1]) || out[0] < 0) fail(k, "must be [lo, hi] with 0 <= lo <= hi");
+    return out;
+  }
+};
+
+BaselineEntry parse_entry(const json& j, const std::string& file, const std::string& at) {
+  if (!j.is_object()) throw UsageError(file + ": " + at + ": must be an object");
+  Reader r{j, file, at};
+  BaselineEntry e;
+  e.scenario = r.str("scenario");
+  e.profile = r.str("profile");
+  e.metric = r.str("metric");
+  if (j.contains("variant")) e.variant = r.str("variant");
+  if (j.contains("compare_to")) e.compare_to = r.str("compare_to");
+  e.unit = j.contains("unit") && j["unit"].is_string() ? j["unit"].get<std::string>() : "";
+  e.better = r.str("better");
+  if (e.better != "lower" && e.better != "higher") r.fail("better", "must be \"lower\" or \"higher\"");
+  e.ratio = r.positive("ratio");
+  e.ci = r.interval("ci");
+  if (e.ratio < e.ci[0] || e.ratio > e.ci[1]) r.fail("ratio", "lies outside its own interval ci");
+  if (j.contains("confidence")) {
+    e.confidence = r.positive("confidence");
+    if (e.confidence <= 0 || e.confidence >= 1) r.fail("confidence", "must be between 0 and 1");
+  }
+  const json& n = r.get("n");
+  if (!n.is_number_integer() || n.get<int>() < 2) r.fail("n", "must be an integer >= 2 (rounds)");
+  e.n = n.get<int>();
+  const json& abs = r.get("medians");
+  if (!abs.is_object()) r.fail("medians", "must be an object {before, after, before_ci, after_ci}");
+  Reader ar{abs, file, (at.empty() ? "" : at + ".") + "medians"};
+  e.before_median = ar.positive("before");
+  e.after_median = ar.positive("after");
+  e.before_median_ci = ar.interval("before_ci");
+  e.after_median_ci = ar.interval("after_ci");
+  const json& host = r.get("host");
+  if (!host.is_object()) r.fail("host", "must be an object with a fingerprint");
+  e.host_fingerprint = Reader{host, file, (at.empty() ? "" : at + ".") + "host"}.str("fingerprint");
+  e.host = host;
+  e.host.erase("fingerprint");
+  e.commit = r.str("commit");
+  if (j.contains("dirty")) {
+    if (!j["dirty"].is_boolean()) r.fail("dirty", "must be true or false");
+    e.dirty = j["dirty"].get<bool>();
+  }
+  e.run_id = j.contains("run_id") && j["run_id"].is_string() ? j["run_id"].get<std::string>() : "";
+  e.recorded_at = j.contains("recorded_at") && j["recorded_at"].is_string() ? j["recorded_at"].get<std::string>() : "";
+  if (j.contains("tolerance")) {
+    double t = r.positive("tolerance");
+    if (t >= 1) r.fail("tolerance", "is a fraction (0.05 for 5%) and must be below 1");
+    e.tolerance = t;
+  }
+  return e;
+}
+
+std::string num(double v) {
+  if (!std::isfinite(v)) return "inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 100 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
+  return buf;
+}
+
+bool finite_interval(const json& ci) {
+  return ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number() &&
+         std::isfinite(ci[0].get<double>()) && std::isfinite(ci[1].get<double>());
+}
+
+}  // namespace
+
+std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
+  return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
+}
+
+const BaselineEntry* Baseline::find(const std::string& scenario, const std::string& profile,
+                                    const std::string& metric) const {
+  for (const auto& e : entries)
+    if (e.scenario == scenario && e.profile == profile && e.metric == metric) return &e;
+  return nullptr;
+}
+
+Baseline load_baseline(const fs::path& file) {
+  Baseline b;
+  b.file = file;
+  auto text = try_read_file(file);
+  if (!text) {
+    if (fs::exists(file)) throw UsageError(file.string() + ": cannot read the baseline");
+    return b;
+  }
+  b.exists = true;
+  const std::string f = file.string();
+  json doc = json::parse(*text, nullptr, false);
+  if (doc.is_discarded()) throw UsageError(f + ": not valid JSON (a baseline.json is described in docs/baseline.md)");
+  if (!doc.is_object()) throw UsageError(f + ": (top level): must be an object");
+  Reader r{doc, f, ""};
+  const json& v = r.get("schema_version");
+  if (v != kBaselineSchemaVersion)
+    r.fail("schema_version", "is " + v.dump() + "; this perfgate reads " + std::to_string(kBaselineSchemaVersion));
+  const json& entries = r.get("entries");
+  if (!entries.is_array()) r.fail("entries", "must be an array");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    BaselineEntry e = parse_entry(entries[i], f, "entries[" + std::to_string(i) + "]");
+    if (b.find(e.scenario, e.profile, e.metric))
+      throw UsageError(f + ": entries[" + std::to_string(i) + "]: a second entry for " + e.key());
+    b.entries.push_back(std::move(e));
+  }
+  return b;
+}
+
+namespace {
+
+// Keys in reading order (nlohmann::json would sort them): what, the figures, where from.
+nlohmann::ordered_json ordered(const BaselineEntry& e) {
+  nlohmann::ordered_json host = {{"fingerprint", e.host_fingerprint}};
+  for (const auto& [k, v] : e.host.items()) host[k] = v;
+  nlohmann::ordered_json j;
+  j["scenario"] = e.scenario;
+  j["profile"] = e.profile;
+  j["metric"] = e.metric;
+  j["variant"] = e.variant;
+  j["compare_to"] = e.compare_to;
+  j["unit"] = e.unit;
+  j["better"] = e.better;
+  j["ratio"] = e.ratio;
+  j["ci"] = e.ci;
+  j["confidence"] = e.confidence;
+  j["n"] = e.n;
+  if (e.tolerance) j["tolerance"] = *e.tolerance;
+  j["medians"] = {{"before", e.before_median},
+                  {"after", e.after_median},
+                  {"before_ci", e.before_median_ci},
+                  {"after_ci", e.after_median_ci}};
+  j["host"] = host;
+  j["commit"] = e.commit;
+  j["dirty"] = e.dirty;
+  j["run_id"] = e.run_id;
+  j["recorded_at"] = e.recorded_at;
+  return j;
+}
+
+}  // namespace
+
+json to_json(const BaselineEntry& e) { return json::parse(ordered(e).dump()); }
+
+namespace {
+
+nlohmann::ordered_json ordered(const Baseline& b) {
+  std::vector<const BaselineEntry*> sorted;
+  for (const auto& e : b.entries) sorted.push_back(&e);
+  std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* c) { return a->key() < c->key(); });
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const auto* e : sorted) entries.push_back(ordered(*e));
+  nlohmann::ordered_json j;
+  j["schema_version"] = kBaselineSchemaVersion;
+  j["description"] =
+      "Accepted AFTER/BEFORE ratios of perfgate scenarios; written by `perfgate baseline update`, see "
+      "docs/baseline.md";
+  j["entries"] = entries;
+  return j;
+}
+
+}  // namespace
+
+json to_json(const Baseline& b) { return json::parse(ordered(b).dump()); }
+
+void save_baseline(const Baseline& b) {
+  fs::path target = b.file;
+  // Follow links so the committed file is replaced, not the build tree's link to it.
+  for (int hops = 0; hops < 8 && fs::is_symlink(target); ++hops) {
+    fs::path to = fs::read_symlink(target);
+    target = to.is_absolute() ? to : target.parent_path() / to;
+  }
+  write_file_atomic(target, ordered(b).dump(2) + "\n");
+}
+
+std::vector<BaselineEntry> entries_from_scenario(const json& results, const json& scenario,
+                                                 std::vector<std::string>* skipped) {
+  std::vector<BaselineEntry> out;
+  const std::string name = scenario.value("name", ""), profile = scenario.value("profile", "");
+  auto skip = [&](const std::string& what, const std::string& why) {
+    if (skipped) skipped->push_back(name + "/" + profile + what + ": " + why);
+  };
+  if (scenario.contains("error")) {
+    skip("", "the scenario did not complete (" + scenario["error"].value("message", "error") + ")");
+    return out;
+  }
+  for (const auto& g : scenario["gates"])
+    if (g.value("kind", "") == "equivalence" && g["passed"].is_boolean() && !g["passed"].get<bool>()) {
+      skip("", "its equivalence gate failed");
+      return out;
+    }
+  const json& run = results["run"];
+  const json& host = results["host"];
+  for (const auto& c : scenario["comparisons"]) {
+    if (!c.value("gated", false)) continue;
+    const std::string metric = c.value("metric", "");
+    if (!c["ratio"].is_number() || !finite_interval(c["ci"])) {
+      skip("/" + metric, "the ratio or its interval is not finite (a zero median)");
+      continue;
+    }
+    BaselineEntry e;
+    e.scenario = name;
+    e.profile = profile;
+    e.metric = metric;
+    e.variant = c.value("variant", "after");
+    e.compare_to = c.value("baseline", "before");
+    e.unit = c.value("unit", "");
+    e.better = c.value("better", "lower");
+    e.ratio = c["ratio"].get<double>();
+    e.ci = {c["ci"][0].get<double>(), c["ci"][1].get<double>()};
+    e.confidence = c.value("confidence", 0.95);
+    e.n = c.value("n", 0);
+    if (e.n < 2) {
+      skip("/" + metric, "fewer than 2 rounds");
+      continue;
+    }
+    auto medians = [&](const std::string& variant, double& median, std::array<double, 2>& ci) {
+      auto values = measured_values(scenario, variant, metric);
+      if (values.empty()) return false;
+      // A fixed seed: the same results file gives the same baseline, byte for byte.
+      auto iv = stats::bootstrap_median_ci(values, 1, 2000, e.confidence);
+      std::vector<double> sorted = values;
+      std::sort(sorted.begin(), sorted.end());
+      const std::size_t k = sorted.size();
+      median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
+      ci = {iv.lo, iv.hi};
+      return true;
+    };
+    if (!medians(e.compare_to, e.before_median, e.before_median_ci) ||
+        !medians(e.variant, e.after_median, e.after_median_ci)) {
+      skip("/" + metric, "no raw samples of " + metric);
+      continue;
+    }
+    e.host_fingerprint = scenario_host_fingerprint(results, scenario);
+    e.host = {{"cpu_model", host.value("cpu_model", "")},
+              {"cores", host.value("cores", 0)},
+              {"kernel", host.value("kernel", "")}};
+    e.commit = run["git"].value("commit", "unknown");
+    e.dirty = run["git"].value("dirty", false);
+    e.run_id = run.value("id", "");
+    e.recorded_at = now_iso8601();
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh) {
+  std::vector<BaselineChange> changes;
+  for (const auto& e : fresh) {
+    auto it =
+        std::find_if(b.entries.begin(), b.entries.end(), [&](const BaselineEntry& x) { return x.key() == e.key(); });
+    if (it == b.entries.end()) {
+      b.entries.push_back(e);
+      changes.push_back({e.key(), "added", format_ratio(e.ratio, e.ci) + " from commit " + e.commit.substr(0, 12)});
+      continue;
+    }
+    BaselineEntry next = e;
+    next.tolerance = it->tolerance;
+    const bool same = it->run_id == e.run_id && it->ratio == e.ratio && it->ci == e.ci;
+    changes.push_back({e.key(), same ? "unchanged" : "updated",
+                       same ? format_ratio(e.ratio, e.ci)
+                            : format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ") → " +
+                                  format_ratio(e.ratio, e.ci) + " (commit " + e.commit.substr(0, 12) + ")"});
+    if (!same) {
+      next.recorded_at = e.recorded_at;
+      *it = next;
+    }
+  }
+  return changes;
+}
+
+}  // namespace perfgate::store

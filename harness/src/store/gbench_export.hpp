@@ -1,0 +1,17 @@
+// perfgate results in Google Benchmark's JSON format (what `--benchmark_format=json` prints),
+// so Google Benchmark's tools/compare.py can read them: one benchmark "SCENARIO/PROFILE/VARIANT"
+// per variant, one "iteration" entry per measured sample (real_time = wall_ms, cpu_time =
+// cpu_ms, time_unit "ms", the gated metric as a counter) and mean/median/stddev aggregates.
+//   compare.py benchmarks old.json new.json
+//   compare.py filters results.json before after     # BEFORE against AFTER of one run
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+namespace perfgate::store {
+
+nlohmann::json gbench_json(const nlohmann::json& results);
+void write_gbench(const std::filesystem::path& path, const nlohmann::json& results);
+
+}  // namespace perfgate::store

@@ -1,0 +1,26 @@
+// GitHub Actions outputs of a run: workflow-command annotations (::error:: for a failed gate or
+// a scenario that could not run, ::warning:: for "no comparable baseline" and for absolute
+// figures that moved on the baseline's host) and the markdown summary that is appended to
+// $GITHUB_STEP_SUMMARY. Used when GITHUB_ACTIONS=true.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+
+namespace perfgate::store {
+
+// The markdown summary: outcome, one row per gated metric, the baseline comparison, failures.
+std::string markdown_summary(const nlohmann::json& results);
+
+// One workflow command per line, on `out` (GitHub reads them from stdout).
+void write_annotations(std::ostream& out, const nlohmann::json& results);
+
+// Appends (the step summary is shared by every step of a job) the markdown summary.
+void append_step_summary(const std::filesystem::path& path, const nlohmann::json& results);
+
+// Escapes a workflow command's message (%, CR, LF) or property value (also : and ,).
+std::string github_escape(const std::string& text, bool property = false);
+
+}  // namespace perfgate::store

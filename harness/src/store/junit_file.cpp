@@ -1,0 +1,136 @@
+#include "store/junit_file.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+#include "common/files.hpp"
+
+namespace perfgate::store {
+
+using json = nlohmann::json;
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        if (c < 0x20) continue;  // not allowed in XML 1.0, even escaped
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+// Time a scenario's samples took: the sum of their wall clocks.
+double scenario_seconds(const json& s) {
+  double ms = 0;
+  for (const auto& x : s.value("samples", json::array()))
+    if (x.contains("metrics") && x["metrics"].contains("wall_ms") && x["metrics"]["wall_ms"]["value"].is_number())
+      ms += x["metrics"]["wall_ms"]["value"].get<double>();
+  return ms / 1000;
+}
+
+}  // namespace
+
+std::string junit_xml(const json& results) {
+  // <testsuites> has no "skipped" attribute in the Jenkins/Surefire schema; the suites carry it.
+  int tests = 0, failures = 0, errors = 0;
+  double total_time = 0;
+  std::ostringstream suites;
+  const std::string hostname = results["host"].value("hostname", "");
+  const std::string timestamp = results["run"].value("started_at", "");
+  int id = 0;
+  for (const auto& s : results["scenarios"]) {
+    const std::string name = s.value("name", "?"), profile = s.value("profile", "");
+    const std::string classname = "perfgate." + name + "." + profile;
+    int t = 0, f = 0, e = 0, k = 0;
+    std::ostringstream cases;
+    const double time = scenario_seconds(s);
+    for (const auto& g : s.value("gates", json::array())) {
+      ++t;
+      const std::string kind = g.value("kind", ""), gname = g.value("name", "");
+      const std::string detail = g.value("detail", "");
+      cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"" << xml_escape(kind + ": " + gname)
+            << "\" time=\"0\">\n";
+      if (g["passed"].is_null()) {
+        ++k;
+        cases << "      <skipped message=\"" << xml_escape(detail) << "\"/>\n";
+      } else if (!g["passed"].get<bool>()) {
+        ++f;
+        cases << "      <failure message=\"" << xml_escape(kind + " gate failed: " + detail) << "\" type=\""
+              << xml_escape(kind) << "\">" << xml_escape(detail) << "</failure>\n";
+      }
+      cases << "    </testcase>\n";
+    }
+    if (s.contains("error")) {
+      ++t;
+      ++e;
+      const json& err = s["error"];
+      cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"run\" time=\"" << seconds(time)
+            << "\">\n      <error message=\"" << xml_escape(err.value("message", "error")) << "\" type=\"exit "
+            << err.value("exit_code", 4) << "\">" << xml_escape(err.value("stderr_tail", err.value("message", "")))
+            << "</error>\n    </testcase>\n";
+    }
+    tests += t;
+    failures += f;
+    errors += e;
+    total_time += time;
+    suites << "  <testsuite name=\"" << xml_escape(name + " (" + profile + ")") << "\" id=\"" << id++
+           << "\" package=\"perfgate\" tests=\"" << t << "\" failures=\"" << f << "\" errors=\"" << e << "\" skipped=\""
+           << k << "\" time=\"" << seconds(time) << "\" timestamp=\"" << xml_escape(timestamp) << "\" hostname=\""
+           << xml_escape(hostname) << "\">\n"
+           << "    <properties>\n"
+           << "      <property name=\"policy\" value=\"" << xml_escape(s.value("policy", "")) << "\"/>\n"
+           << "      <property name=\"primary_metric\" value=\"" << xml_escape(s.value("primary_metric", ""))
+           << "\"/>\n"
+           << "      <property name=\"commit\" value=\""
+           << xml_escape(results["run"].contains("git") ? results["run"]["git"].value("commit", "") : "") << "\"/>\n"
+           << "    </properties>\n"
+           << cases.str() << "  </testsuite>\n";
+  }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<testsuites name=\"perfgate\" tests=\"" << tests << "\" failures=\"" << failures << "\" errors=\"" << errors
+      << "\" time=\"" << seconds(total_time) << "\">\n"
+      << suites.str() << "</testsuites>\n";
+  return out.str();
+}
+
+void write_junit(const std::filesystem::path& path, const json& results) {
+  write_file_atomic(path, junit_xml(results));
+}
+
+}  // namespace perfgate::store

@@ -1,0 +1,60 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "store/baseline_file.hpp"
+#include "store/github_actions.hpp"
+#include "store/junit_file.hpp"
+
+using namespace perfgate;
+
+TEST(JUnit, EscapesAndDropsControlCharacters) {
+  EXPECT_EQ(store::xml_escape("a<b & \"c\"\x01\n"), "a&lt;b &amp; &quot;c&quot;&#10;");
+}
+
+TEST(GitHub, EscapesWorkflowCommands) {
+  EXPECT_EQ(store::github_escape("50% done\nnext"), "50%25 done%0Anext");
+  EXPECT_EQ(store::github_escape("a: b, c", true), "a%3A b%2C c");
+}
+
+TEST(Baseline, MissingFileIsEmptyAndMalformedIsUsageErrorNamingTheField) {
+  TempDir d;
+  auto b = store::load_baseline(d.path() / "none.json");
+  EXPECT_FALSE(b.exists);
+  write_file_atomic(d.path() / "bad.json", R"({"schema_version": 1, "entries": [{"scenario": "s"}]})");
+  try {
+    store::load_baseline(d.path() / "bad.json");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("entries[0].profile: missing"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Baseline, SaveFollowsALinkAndRoundTrips) {
+  TempDir d;
+  store::BaselineEntry e;
+  e.scenario = "s";
+  e.profile = "quick";
+  e.metric = "cpu_ms";
+  e.ratio = 0.5;
+  e.ci = {0.4, 0.6};
+  e.n = 8;
+  e.before_median = 10;
+  e.after_median = 5;
+  e.before_median_ci = {9, 11};
+  e.after_median_ci = {4, 6};
+  e.host_fingerprint = "h";
+  e.commit = "c";
+  write_file_atomic(d.path() / "real.json", R"({"schema_version": 1, "entries": []})");
+  std::filesystem::create_symlink("real.json", d.path() / "link.json");
+  store::Baseline b = store::load_baseline(d.path() / "link.json");
+  b.entries.push_back(e);
+  store::save_baseline(b);
+  EXPECT_TRUE(std::filesystem::is_symlink(d.path() / "link.json"));
+  auto again = store::load_baseline(d.path() / "real.json");
+  ASSERT_EQ(again.entries.size(), 1u);
+  EXPECT_EQ(again.entries[0].key(), "s/quick/cpu_ms");
+  EXPECT_DOUBLE_EQ(again.entries[0].ci[1], 0.6);
+}

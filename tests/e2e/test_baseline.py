@@ -1,0 +1,194 @@
+"""End-to-end tests of baseline.json: `perfgate baseline update`, and every run compared with it —
+a ratio that moved fails (exit 1) and says which; no entry is "no comparable baseline", never a
+pass; a malformed baseline is exit 2 and nothing is overwritten. The same failing run checks the
+CI outputs: JUnit XML (validated against the JUnit schema), GitHub annotations and step summary,
+and the Google Benchmark export read the way compare.py reads it."""
+import hashlib
+import json
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from spin_catalog import add_scenario  # noqa: E402
+import synthetic  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DATA = pathlib.Path(__file__).parent / "data"
+
+
+def baseline_schema_check(path):
+    import jsonschema
+    jsonschema.validate(json.loads(pathlib.Path(path).read_text()),
+                        json.loads((ROOT / "docs" / "baseline.schema.json").read_text()))
+
+
+@pytest.fixture(scope="module")
+def runs(perfgate, burn, tmp_path_factory):
+    """Two runs of a two-scenario catalog: the accepted one, and one whose AFTER is made slower
+    (0.5x of BEFORE's work → 0.8x) with the CI outputs on."""
+    tmp = tmp_path_factory.mktemp("baseline")
+    catalog = tmp / "catalog"
+    add_scenario(catalog, burn, "spin")
+    add_scenario(catalog, burn, "spin_two")
+    base = tmp / "baseline.json"
+    first = perfgate("run", "--catalog", catalog, "--baseline", base, "--seed", "3", "--json", tmp / "r1.json",
+                     "--junit", tmp / "r1.xml")
+    update = perfgate("baseline", "update", tmp / "r1.json", "--baseline", base)
+    summary = tmp / "summary.md"
+    slower = perfgate("run", "--catalog", catalog, "--baseline", base, "--seed", "4", "--json", tmp / "r2.json",
+                      "--scenario-arg", "after=--slower", "--junit", tmp / "r2.xml", "--export-gbench", tmp / "r2.gbench.json",
+                      env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    return dict(tmp=tmp, catalog=catalog, base=base, first=first, update=update, slower=slower, summary=summary)
+
+
+def test_first_run_has_no_comparable_baseline_and_that_is_not_a_pass(runs, validate):
+    r = runs["first"]
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(runs["tmp"] / "r1.json")
+    for s in doc["scenarios"]:
+        g = [g for g in s["gates"] if g["kind"] == "baseline"]
+        assert len(g) == 1 and g[0]["passed"] is None, s["gates"]
+        assert "no comparable baseline" in g[0]["detail"]
+        assert s["baseline"][0]["status"] == "no comparable baseline"
+    assert "no comparable baseline" in r.stdout
+    import lxml.etree as et
+    xml = et.parse(str(runs["tmp"] / "r1.xml"))
+    assert len(xml.findall(".//skipped")) == 2
+
+
+def test_update_writes_entries_and_says_which(runs):
+    r = runs["update"]
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "added     spin/quick/cpu_ms" in r.stdout and "added     spin_two/quick/cpu_ms" in r.stdout
+    baseline_schema_check(runs["base"])
+    b = json.loads(runs["base"].read_text())
+    e = b["entries"][0]
+    assert 0.35 < e["ratio"] < 0.65 and e["ci"][0] <= e["ratio"] <= e["ci"][1]
+    assert e["host"]["fingerprint"] and e["commit"] and e["medians"]["after"] > 0
+
+
+def test_after_made_slower_fails_against_the_baseline_naming_the_ratio(runs, validate):
+    r = runs["slower"]
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = validate(runs["tmp"] / "r2.json")
+    for s in doc["scenarios"]:
+        policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
+        assert policy["passed"] is True, policy  # still better than BEFORE: only the baseline catches it
+        g = [g for g in s["gates"] if g["kind"] == "baseline"][0]
+        assert g["passed"] is False, g
+        assert "ratio moved" in g["detail"] and "cpu_ms" in g["detail"]
+        change = s["baseline"][0]["ratio_change"]
+        assert change["verdict"] == "worse" and 1.4 < change["change"] < 1.8
+        # Same machine, so the absolute figures were compared too, and the report says so.
+        assert s["baseline"][0]["absolute"]["compared"] is True
+        assert "same host" in g["detail"]
+    assert "baseline gate failed: ratio moved: after/before cpu_ms" in r.stderr
+    assert "vs baseline" in r.stdout
+
+
+def test_same_figures_pass_the_baseline_check(runs, perfgate):
+    r = perfgate("baseline", "check", runs["tmp"] / "r1.json", "--baseline", runs["base"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("PASS") == 2
+    r = perfgate("baseline", "check", runs["tmp"] / "r2.json", "--baseline", runs["base"])
+    assert r.returncode == 1 and r.stdout.count("FAIL") == 2
+
+
+def test_junit_validates_and_carries_the_figure_and_reason(runs):
+    import lxml.etree as et
+    schema = et.XMLSchema(et.parse(str(DATA / "junit.xsd")))
+    doc = et.parse(str(runs["tmp"] / "r2.xml"))
+    schema.assertValid(doc)
+    failures = doc.findall(".//failure")
+    assert len(failures) == 2
+    assert all(f.get("type") == "baseline" and "ratio moved" in f.get("message") and "x [" in f.text for f in failures)
+    cases = doc.findall(".//testcase")
+    assert {c.get("name").split(":")[0] for c in cases} == {"equivalence", "policy", "baseline"}
+
+
+def test_github_annotations_and_step_summary(runs):
+    r = runs["slower"]
+    errors = [l for l in r.stdout.splitlines() if l.startswith("::error title=")]
+    assert len(errors) == 2 and "baseline gate failed" in errors[0]
+    md = runs["summary"].read_text()
+    assert md.startswith("## perfgate: ❌ failed (exit 1)")
+    assert "| spin (quick) | cpu_ms |" in md and "Against baseline.json" in md and "❌ FAIL" in md
+
+
+def test_gbench_export_has_what_compare_py_reads(runs):
+    """The fields tools/compare.py of Google Benchmark uses, checked the way it uses them:
+    benchmarks grouped by name, time_unit/real_time/cpu_time on each, repetitions as
+    iteration entries, `filters` mode pairing .../before with .../after."""
+    doc = json.loads((runs["tmp"] / "r2.gbench.json").read_text())
+    assert {"date", "host_name", "num_cpus", "library_build_type"} <= set(doc["context"])
+    iters = [b for b in doc["benchmarks"] if b["run_type"] == "iteration"]
+    for b in doc["benchmarks"]:
+        assert {"name", "run_name", "run_type", "time_unit", "real_time", "cpu_time", "iterations",
+                "family_index", "per_family_instance_index", "repetitions"} <= set(b)
+        assert b["time_unit"] in ("ns", "us", "ms", "s")
+    assert {b["aggregate_name"] for b in doc["benchmarks"] if b["run_type"] == "aggregate"} == {"mean", "median", "stddev"}
+    import re
+    strip = lambda pat: {re.sub(pat, "", b["name"]): [] for b in iters if re.search(pat, b["name"])}
+    before, after = strip("before$"), strip("after$")
+    assert set(before) == set(after) == {"spin/quick/", "spin_two/quick/"}
+    cpu = lambda v: [b["cpu_time"] for b in iters if b["name"] == f"spin/quick/{v}"]
+    assert len(cpu("before")) == len(cpu("after")) >= 8
+    try:
+        from scipy.stats import mannwhitneyu
+    except ImportError:
+        return
+    assert mannwhitneyu(cpu("before"), cpu("after"), alternative="two-sided").pvalue < 0.05
+
+
+MALFORMED = [
+    ("{ not json", "not valid JSON"),
+    ('{"entries": []}', "schema_version: missing"),
+    ('{"schema_version": 2, "entries": []}', "schema_version: is 2"),
+    ('{"schema_version": 1, "entries": {}}', "entries: must be an array"),
+    ('{"schema_version": 1, "entries": [{"scenario": "spin", "profile": "quick", "metric": "cpu_ms", "better": "lower", '
+     '"ratio": 0.5, "ci": [0.6, 0.4], "n": 8}]}', "entries[0].ci: must be [lo, hi] with 0 <= lo <= hi"),
+]
+
+
+@pytest.mark.parametrize("text, message", MALFORMED)
+def test_malformed_baseline_is_exit_2_and_nothing_is_overwritten(perfgate, burn, tmp_path, text, message):
+    catalog = tmp_path / "catalog"
+    add_scenario(catalog, burn)
+    base = tmp_path / "baseline.json"
+    base.write_text(text)
+    before = hashlib.sha256(base.read_bytes()).hexdigest()
+    results = tmp_path / "results.json"
+    results.write_text('{"previous": true}')
+    r = perfgate("run", "--catalog", catalog, "--baseline", base, "--json", results)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert str(base) in r.stderr and message in r.stderr
+    assert results.read_text() == '{"previous": true}'
+    # update with any results file: refused before anything is written
+    good = synthetic.write(tmp_path / "good.json", synthetic.results("r1", "c1", "2026-01-01T00:00:00Z", 0.5))
+    r = perfgate("baseline", "update", good, "--baseline", base)
+    assert r.returncode == 2 and message in r.stderr
+    assert hashlib.sha256(base.read_bytes()).hexdigest() == before
+
+
+def test_update_from_a_malformed_results_file_is_exit_2(perfgate, tmp_path):
+    base = tmp_path / "baseline.json"
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1, "run": {"id": "x", "git": {"commit": "c"}}, "host": {}, "scenarios": []}')
+    r = perfgate("baseline", "update", bad, "--baseline", base)
+    assert r.returncode == 2 and "host.fingerprint" in r.stderr
+    assert not base.exists()
+
+
+def test_committed_baseline_is_valid_and_names_bundled_scenarios(perfgate):
+    baseline_schema_check(ROOT / "baseline.json")
+    r = perfgate("baseline", "show")
+    assert r.returncode == 0, r.stderr
+    bundled = perfgate("list").stdout
+    doc = json.loads((ROOT / "baseline.json").read_text())
+    assert list(doc)[0] == "schema_version"
+    keys = {(e["scenario"], e["profile"], e["metric"]) for e in doc["entries"]}
+    assert ("upload_spool", "quick", "syscalls") in keys, "the bundled baseline.json lacks upload_spool's figures"
+    assert "upload_spool" in bundled
+    assert f"{len(doc['entries'])} entries in" in r.stdout

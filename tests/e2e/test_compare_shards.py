@@ -1,0 +1,122 @@
+"""End-to-end tests of `perfgate compare` (two real runs, benchstat-style) and of shards:
+`run --shard i/n` picks a deterministic subset, `merge` joins the shards into one results file."""
+import json
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from spin_catalog import WORK, add_scenario  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def two_runs(perfgate, burn, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("compare")
+    catalog = tmp / "catalog"
+    for name in ("alpha", "beta"):
+        # 6 rounds: enough for compare's unpaired test (its smallest p is 2/924), fewer than the
+        # paired policy gate needs, so the runs' own exit codes are not what this tests.
+        add_scenario(catalog, burn, name, policy="no-regress", after=WORK, before=WORK, slower=int(WORK * 1.6), rounds=6)
+    old = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", "1", "--json", tmp / "old.json", "-q")
+    new = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", "2", "--json", tmp / "new.json", "-q",
+                   "--scenario-arg", "after=--slower")
+    assert old.returncode == 0, old.stdout + old.stderr
+    assert new.returncode in (0, 1), new.stdout + new.stderr
+    return tmp
+
+
+def test_compare_prints_the_table_with_geomean_and_tilde(perfgate, two_runs):
+    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--json", two_runs / "diff.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    out = r.stdout
+    for header in ("cpu_ms (ms, lower is better)", "scenario/variant", "old", "new", "change", "interval", "p"):
+        assert header in out
+    cpu_table = [b for b in out.split("\n\n") if b.startswith("cpu_ms")][0]
+    lines = {l.split()[0]: l for l in cpu_table.splitlines() if l.startswith(("alpha/", "beta/", "geomean/"))}
+    assert "worse" in lines["alpha/after"] and "+" in lines["alpha/after"]
+    assert " ~ " in lines["alpha/before"] + " "  # same work before and after the change: not significant
+    assert "geomean/after" in lines
+    diff = json.loads((two_runs / "diff.json").read_text())
+    after = [row for row in diff["rows"] if row["variant"] == "after" and row["metric"] == "cpu_ms"]
+    assert len(after) == 2 and all(1.3 < row["change"] < 1.9 and row["verdict"] == "worse" for row in after), after
+    assert all(row["p_adjusted"] >= row["p_mann_whitney"] for row in diff["rows"])  # Holm never lowers a p
+    geo = [g for g in diff["geomeans"] if g["metric"] == "cpu_ms" and g["variant"] == "after"][0]
+    assert geo["scenarios"] == 2 and 1.3 < geo["change"] < 1.9
+
+
+def test_compare_fail_on_regression_exits_1(perfgate, two_runs):
+    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--fail-on-regression", "--metric", "cpu_ms")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "significant regression" in r.stderr
+    same = perfgate("compare", two_runs / "old.json", two_runs / "old.json", "--fail-on-regression")
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "worse" not in same.stdout
+
+
+def test_compare_malformed_input_is_exit_2(perfgate, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1}')
+    r = perfgate("compare", bad, bad)
+    assert r.returncode == 2 and "run: missing" in r.stderr
+
+
+@pytest.fixture(scope="module")
+def shards(perfgate, burn, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("shards")
+    catalog = tmp / "catalog"
+    for name in ("s_c", "s_a", "s_b"):
+        add_scenario(catalog, burn, name, policy="no-regress", before=WORK // 4, after=WORK // 4, rounds=3)
+    runs = {}
+    for i in (1, 2):
+        runs[i] = perfgate("run", "--catalog", catalog, "--shard", f"{i}/2", "--baseline", "none", "--seed", "9",
+                           "--json", tmp / f"shard{i}.json", "-q")
+    return tmp, catalog, runs
+
+
+def test_shards_are_a_deterministic_partition(shards, validate):
+    tmp, _, runs = shards
+    for i in (1, 2):
+        assert runs[i].returncode == 0, runs[i].stdout + runs[i].stderr
+    one, two = validate(tmp / "shard1.json"), validate(tmp / "shard2.json")
+    assert [s["name"] for s in one["scenarios"]] == ["s_a", "s_c"]  # sorted names dealt round-robin
+    assert [s["name"] for s in two["scenarios"]] == ["s_b"]
+    assert one["run"]["shard"] == {"index": 1, "count": 2, "scenarios": ["s_a", "s_c"], "of": 3}
+    # Each shard plans its statistics for the whole run's family of 3 gated comparisons.
+    assert one["run"]["options"]["gated_comparisons"] == 3 and two["run"]["options"]["gated_comparisons"] == 3
+
+
+def test_merge_joins_shards_into_one_results_file(perfgate, shards, validate):
+    tmp, _, _ = shards
+    r = perfgate("merge", tmp / "shard2.json", tmp / "shard1.json", "-o", tmp / "merged.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(tmp / "merged.json")
+    assert sorted(s["name"] for s in doc["scenarios"]) == ["s_a", "s_b", "s_c"]
+    assert len(doc["run"]["merged_from"]) == 2
+    assert all(s["merged_from"]["shard"]["count"] == 2 for s in doc["scenarios"])
+    assert doc["outcome"]["status"] == "passed"
+    report = perfgate("compare", tmp / "merged.json", tmp / "merged.json")
+    assert report.returncode == 0 and "s_b/after" in report.stdout
+
+
+def test_merge_refuses_missing_duplicate_and_malformed_shards(perfgate, shards):
+    tmp, _, _ = shards
+    out = tmp / "refused.json"
+    r = perfgate("merge", tmp / "shard1.json", "-o", out)
+    assert r.returncode == 2 and "shards 2/2 are missing" in r.stderr
+    r = perfgate("merge", tmp / "shard1.json", tmp / "shard1.json", "-o", out)
+    assert r.returncode == 2 and "given twice" in r.stderr
+    bad = tmp / "bad.json"
+    bad.write_text("[]")
+    r = perfgate("merge", tmp / "shard1.json", bad, "-o", out)
+    assert r.returncode == 2 and "must be an object" in r.stderr
+    assert not out.exists()
+    r = perfgate("merge", tmp / "shard1.json", "--allow-partial", "-o", out)
+    assert r.returncode == 0 and out.exists()
+
+
+def test_bad_shard_is_exit_2(perfgate, shards):
+    _, catalog, _ = shards
+    for bad in ("3/2", "0/2", "x"):
+        r = perfgate("run", "--catalog", catalog, "--shard", bad)
+        assert r.returncode == 2 and "--shard" in r.stderr

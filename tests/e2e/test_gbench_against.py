@@ -1,0 +1,85 @@
+"""End-to-end tests of the gbench scenario kind (a Google Benchmark binary whose X/before and
+X/after benchmarks are paired by repetition) and of `run --against DIR` (this build's AFTER
+against the AFTER of another built perfgate)."""
+import json
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from conftest import BUILD  # noqa: E402
+from spin_catalog import WORK, add_scenario  # noqa: E402
+
+GBENCH = BUILD / "tests" / "tools" / "gbench_pair"
+
+
+def test_gbench_kind_pairs_before_and_after_repetitions(perfgate, tmp_path, validate):
+    if not GBENCH.exists():
+        pytest.fail(f"{GBENCH} is missing: build first")
+    d = tmp_path / "catalog" / "gsum"
+    d.mkdir(parents=True)
+    (d / "scenario.json").write_text(json.dumps({
+        "name": "gsum", "title": "strided vs in-order sum (Google Benchmark)", "kind": "gbench",
+        "program": str(GBENCH), "policy": "improve", "primary_metric": "cpu_time",
+        "variants": [{"name": "before"}, {"name": "after"}],
+        "profiles": {"quick": {"params": {"repetitions": 8, "min_time": 0.02}}}}))
+    r = perfgate("run", "--catalog", tmp_path / "catalog", "--baseline", "none", "--seed", "1",
+                 "--json", tmp_path / "r.json", "--export-gbench", tmp_path / "g.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(tmp_path / "r.json")
+    s = doc["scenarios"][0]
+    assert s["kind"] == "gbench"
+    assert "--benchmark_repetitions=8" in s["commands"]["gbench"]
+    assert len([x for x in s["samples"] if x["variant"] == "after"]) == 8
+    c = [c for c in s["comparisons"] if c["gated"]][0]
+    assert c["metric"] == "cpu_time" and c["unit"] == "ns" and c["verdict"] == "better" and c["ratio"] < 0.9
+    assert [g["passed"] for g in s["gates"]] == [True, True]
+    assert s["extra"]["gbench_context"]["num_cpus"] >= 1
+
+
+def test_gbench_binary_without_pairs_is_exit_4(perfgate, tmp_path):
+    d = tmp_path / "catalog" / "nopairs"
+    d.mkdir(parents=True)
+    (d / "scenario.json").write_text(json.dumps({
+        "name": "nopairs", "kind": "gbench", "program": str(GBENCH), "primary_metric": "cpu_time",
+        "variants": [{"name": "before"}, {"name": "after"}],
+        "profiles": {"quick": {"params": {"repetitions": 2, "min_time": 0.01, "filter": "BM_Sum/after"}}}}))
+    r = perfgate("run", "--catalog", tmp_path / "catalog", "--baseline", "none", "--json", tmp_path / "r.json")
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "no pair of benchmarks" in r.stderr
+
+
+def _other_build(tmp_path, burn, after):
+    other = tmp_path / "other-worktree" / "build" / "share" / "perfgate" / "scenarios"
+    add_scenario(other, burn, "spin", before=WORK, after=after)
+    return tmp_path / "other-worktree"
+
+
+@pytest.mark.parametrize("other_after, verdict, code", [(WORK, "better", 0), (WORK // 4, "worse", 1)])
+def test_against_runs_this_after_against_the_other_builds_after(perfgate, burn, tmp_path, validate,
+                                                                 other_after, verdict, code):
+    catalog = tmp_path / "catalog"
+    add_scenario(catalog, burn, "spin", before=WORK, after=WORK // 2)
+    other = _other_build(tmp_path, burn, other_after)
+    r = perfgate("run", "--catalog", catalog, "--against", other, "--seed", "2", "--json", tmp_path / "r.json")
+    assert r.returncode == code, r.stdout + r.stderr
+    doc = validate(tmp_path / "r.json")
+    assert doc["run"]["against"]["dir"] == str(other)
+    assert doc["run"]["baseline"]["file"] is None
+    s = doc["scenarios"][0]
+    assert s["policy"] == "no-regress"
+    labels = {v["name"]: v["label"] for v in s["variants"]}
+    assert labels == {"before": "other build's after", "after": "this build's after"}
+    assert "other-worktree" in s["commands"]["before"][0] and s["commands"]["before"][3] == "after"
+    assert str(catalog) in s["commands"]["after"][0]
+    c = [c for c in s["comparisons"] if c["gated"]][0]
+    assert c["verdict"] == verdict
+
+
+def test_against_a_folder_without_a_build_is_exit_2(perfgate, burn, tmp_path):
+    catalog = tmp_path / "catalog"
+    add_scenario(catalog, burn)
+    (tmp_path / "empty").mkdir()
+    r = perfgate("run", "--catalog", catalog, "--against", tmp_path / "empty")
+    assert r.returncode == 2 and "no built catalog" in r.stderr

@@ -1,0 +1,137 @@
+"""End-to-end tests of `perfgate history`: runs recorded in SQLite (default) or PostgreSQL (a DSN),
+the series of a scenario's metric printed with its change points flagged at the commit where the
+step happened; malformed inputs are exit 2 and change nothing."""
+import hashlib
+import json
+import os
+import pathlib
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+import synthetic  # noqa: E402
+
+STEP_AT = 14  # runs 0..13 at 0.50x, 14.. at 0.65x: the commit of run 14 made it slower
+
+
+def series_files(tmp_path):
+    rng = random.Random(17)
+    files = []
+    for i in range(24):
+        ratio = (0.50 if i < STEP_AT else 0.65) * (1 + rng.gauss(0, 0.01))
+        doc = synthetic.results(f"run-{i:02d}", f"c{i:02d}" + "0" * 38, f"2026-03-{i + 1:02d}T12:00:00Z", ratio)
+        files.append(synthetic.write(tmp_path / f"r{i:02d}.json", doc))
+    return files
+
+
+def test_history_flags_an_injected_step_at_the_right_commit(perfgate, tmp_path):
+    files = series_files(tmp_path)
+    db = tmp_path / "h" / "history.sqlite"
+    random.Random(3).shuffle(files)  # the order added does not matter: runs are ordered by time
+    r = perfgate("history", "add", *files, "--db", db)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count("added") == 24
+    again = perfgate("history", "add", files[0], "--db", db)
+    assert again.returncode == 0 and "already" in again.stdout
+    show = perfgate("history", "show", "synthetic", "--db", db, "--json", tmp_path / "series.json")
+    assert show.returncode == 0, show.stdout + show.stderr
+    assert "change points (penalised step fit" in show.stdout
+    step_commit = f"c{STEP_AT:02d}" + "0" * 38
+    assert f"at commit {step_commit}" in show.stdout
+    flagged = [l for l in show.stdout.splitlines() if "◀ step" in l]
+    assert len(flagged) == 1 and flagged[0].split()[0] == str(STEP_AT + 1) and "+30" in flagged[0]
+    doc = json.loads((tmp_path / "series.json").read_text())
+    assert len(doc["points"]) == 24 and doc["metric"] == "cpu_ms"
+    assert [c["commit"] for c in doc["change_points"]] == [step_commit]
+    assert doc["method"]["penalty"] == 2
+
+
+def test_history_default_database_and_median_series(perfgate, tmp_path):
+    files = series_files(tmp_path)[:6]
+    r = perfgate("history", "add", *files, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / ".perfgate" / "history.sqlite").exists()
+    show = perfgate("history", "show", "synthetic", "cpu_ms", "--median", cwd=tmp_path)
+    assert show.returncode == 0, show.stderr
+    assert "after median of cpu_ms" in show.stdout and "change points" in show.stdout
+
+
+def test_history_malformed_inputs_are_exit_2_and_change_nothing(perfgate, tmp_path):
+    good = synthetic.write(tmp_path / "good.json", synthetic.results("a", "c" * 40, "2026-01-01T00:00:00Z", 0.5))
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"schema_version": 1, "run": {"id": "b"}}')
+    db = tmp_path / "history.sqlite"
+    assert perfgate("history", "add", good, "--db", db).returncode == 0
+    digest = hashlib.sha256(db.read_bytes()).hexdigest()
+    r = perfgate("history", "add", good, bad, "--db", db)  # one bad file: none is added
+    assert r.returncode == 2 and "run.git.commit" in r.stderr
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
+    notdb = tmp_path / "notes.sqlite"
+    notdb.write_text("these are my notes, not a database\n" * 100)
+    r = perfgate("history", "add", good, "--db", notdb)
+    assert r.returncode == 2 and "not a perfgate history database" in r.stderr
+    assert notdb.read_text().startswith("these are my notes")
+    r = perfgate("history", "show", "nothing", "--db", db)
+    assert r.returncode == 2 and "no history of scenario 'nothing'" in r.stderr
+    r = perfgate("history", "show", "synthetic", "--db", tmp_path / "missing.sqlite")
+    assert r.returncode == 2 and "no history at" in r.stderr
+    assert not (tmp_path / "missing.sqlite").exists()
+
+
+def _pg_bin():
+    for d in sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (d / "initdb").exists():
+            return d
+    return None
+
+
+@pytest.fixture()
+def postgres(tmp_path):
+    """A throwaway PostgreSQL server on a Unix socket, as an unprivileged user when run as root."""
+    bindir = _pg_bin()
+    if bindir is None:
+        pytest.skip("no PostgreSQL server binaries (apt-get install postgresql)")
+    root = pathlib.Path(subprocess.run(["mktemp", "-d", "/tmp/perfgate-histpg-XXXXXX"], capture_output=True,
+                                       text=True, check=True).stdout.strip())
+    os.chmod(root, 0o755)
+    data, sock = root / "data", root / "sock"
+    sock.mkdir()
+    prefix = []
+    if os.geteuid() == 0:
+        user = "postgres" if shutil.which("runuser") and subprocess.run(["id", "postgres"], capture_output=True).returncode == 0 else None
+        if user is None:
+            pytest.skip("running as root without a postgres user to run the server as")
+        shutil.chown(root, user)
+        shutil.chown(sock, user)
+        prefix = ["runuser", "-u", user, "--"]
+    subprocess.run(prefix + [str(bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "perfgate"],
+                   check=True, capture_output=True)
+    subprocess.run(prefix + [str(bindir / "pg_ctl"), "-D", str(data), "-w", "-l", str(root / "log"), "-o",
+                             f"-c listen_addresses='' -c unix_socket_directories={sock} -c fsync=off", "start"],
+                   check=True, capture_output=True)
+    try:
+        yield f"host={sock} user=perfgate dbname=postgres"
+    finally:
+        subprocess.run(prefix + [str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                       capture_output=True)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def test_history_in_postgresql_same_schema_same_answer(perfgate, tmp_path, postgres):
+    files = series_files(tmp_path)
+    r = perfgate("history", "add", *files, "--db", postgres)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "postgresql:host=" in r.stdout
+    show = perfgate("history", "show", "synthetic", "--db", postgres)
+    assert show.returncode == 0, show.stderr
+    assert f"at commit c{STEP_AT:02d}" in show.stdout
+    sqlite = tmp_path / "h.sqlite"
+    perfgate("history", "add", *files, "--db", sqlite)
+    lite = perfgate("history", "show", "synthetic", "--db", sqlite)
+    strip = lambda out: [l for l in out.splitlines() if l[:1].isdigit() or "run #" in l]
+    assert strip(show.stdout) == strip(lite.stdout)
