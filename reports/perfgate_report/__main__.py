@@ -24,6 +24,8 @@ def parser() -> argparse.ArgumentParser:
         "Exit 0 written, 2 bad input, 4 could not write.",
     )
     p.add_argument("results", nargs="+", metavar="RESULTS.json", help="one results file, or two to compare (A B)")
+    p.add_argument("--history", action="store_true",
+                   help="the file is a history series (perfgate history show ... --json FILE): write history.md and its plot")
     p.add_argument("-o", "--out", metavar="DIR", help="where to write (default: the folder of the (last) results file)")
     p.add_argument("--no-plots", action="store_true", help="markdown only")
     p.add_argument("--alpha", type=float, default=0.05, help="comparison: significance level of the Mann-Whitney U test (default 0.05)")
@@ -57,7 +59,11 @@ def main(argv: list[str] | None = None) -> int:
         print("perfgate report: --alpha must be between 0 and 1", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        if len(args.results) == 1:
+        if args.history:
+            from .history import build_history
+
+            path = build_history(args.results[0], args.out, plots=not args.no_plots)
+        elif len(args.results) == 1:
             from .report import build_report
 
             path = build_report(args.results[0], args.out, plots=not args.no_plots)
