@@ -36,13 +36,16 @@ void add_report_command(CLI::App& app) {
   auto out = std::make_shared<std::string>();
   cmd->add_option("results", *files, "RESULTS.json, or A.json B.json to compare two runs")->required()->expected(1, 2);
   cmd->add_option("-o,--output", *out, "Folder for report.md and its plots (default: beside the results file)");
-  cmd->callback([files, out] {
+  auto history = std::make_shared<bool>(false);
+  cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
+  cmd->callback([files, out, history] {
     std::string python = find_python();
     std::filesystem::path reports = catalog::share_dir() / "reports";
     std::string pythonpath = reports.string();
     if (const char* pp = std::getenv("PYTHONPATH"); pp && *pp) pythonpath += ":" + std::string(pp);
     ::setenv("PYTHONPATH", pythonpath.c_str(), 1);
     std::vector<std::string> args = {python, "-m", "perfgate_report"};
+    if (*history) args.push_back("--history");
     args.insert(args.end(), files->begin(), files->end());
     if (!out->empty()) {
       args.push_back("-o");
