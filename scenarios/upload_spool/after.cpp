@@ -14,7 +14,9 @@ namespace {
 
 class BufferedWriter {
  public:
-  BufferedWriter(int fd, std::size_t capacity, std::uint64_t& calls) : fd_(fd), calls_(calls) { buf_.reserve(capacity); }
+  BufferedWriter(int fd, std::size_t capacity, std::uint64_t& calls) : fd_(fd), calls_(calls) {
+    buf_.reserve(capacity);
+  }
   void write(const char* data, std::size_t n) {
     if (buf_.size() + n > buf_.capacity()) flush();
     if (n >= buf_.capacity()) {

@@ -37,10 +37,10 @@ int main(int argc, char** argv) {
       const std::string mode = inv.flag("write", "bare");
       const char* dir = std::getenv("PERFGATE_WORKDIR");
       sw.restart();
-      auto wr = mode == "bare" ? upload_spool::spool_bare(dir ? dir : ".", p)
-              : mode == "buffered"
-                  ? upload_spool::spool_buffered(dir ? dir : ".", p, std::stoul(inv.flag("write-buffer-kib", "512")) * 1024)
-                  : throw std::runtime_error("--write must be bare or buffered");
+      auto wr = mode == "bare"       ? upload_spool::spool_bare(dir ? dir : ".", p)
+                : mode == "buffered" ? upload_spool::spool_buffered(
+                                           dir ? dir : ".", p, std::stoul(inv.flag("write-buffer-kib", "512")) * 1024)
+                                     : throw std::runtime_error("--write must be bare or buffered");
       report.metric("write_ms", sw.ms(), "ms").metric("write_calls", static_cast<double>(wr.calls), "count");
       report.extra("write_bytes", wr.bytes);
       work.field(wr.digest);

@@ -15,10 +15,10 @@ namespace upload_spool {
 namespace fs = std::filesystem;
 
 struct Params {
-  int parts = 16;          // part files of the assembly read
+  int parts = 16;  // part files of the assembly read
   int part_mib = 10;
-  int files = 20;          // spooled uploads
-  int frames = 640;        // frames per upload
+  int files = 20;    // spooled uploads
+  int frames = 640;  // frames per upload
   int frame_kib = 16;
   bool corrupt_one_frame = false;  // test-only: flips a byte of one frame, so the gate must trip
 };
@@ -35,7 +35,7 @@ struct ReadResult {
 };
 struct WriteResult {
   std::uint64_t bytes = 0, calls = 0;
-  std::string digest;  // of the spooled files' content, read back through mmap (no read(2) counted)
+  std::string digest;              // of the spooled files' content, read back through mmap (no read(2) counted)
   std::vector<std::string> lines;  // one per upload: name, bytes, digest
 };
 
@@ -56,7 +56,7 @@ class FrameSource {
 };
 
 // Spools every upload into `dir`; how depends on the variant (before.cpp, after.cpp).
-WriteResult spool_bare(const fs::path& dir, const Params& p);                         // BEFORE
+WriteResult spool_bare(const fs::path& dir, const Params& p);                          // BEFORE
 WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buffer);  // AFTER
 
 // Shared by both writers: the digest of what landed on disk, then the files are removed.

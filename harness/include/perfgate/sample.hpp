@@ -62,7 +62,8 @@ struct Invocation {
 };
 
 inline Invocation parse_invocation(int argc, char** argv) {
-  if (argc < 2) throw std::runtime_error("usage: PROGRAM seed|run|serve [--variant V] [--profile P] [--fixture T] [--target T]");
+  if (argc < 2)
+    throw std::runtime_error("usage: PROGRAM seed|run|serve [--variant V] [--profile P] [--fixture T] [--target T]");
   Invocation inv;
   inv.command = argv[1];
   if (inv.command != "seed" && inv.command != "run" && inv.command != "serve")
@@ -77,13 +78,20 @@ inline Invocation parse_invocation(int argc, char** argv) {
     } else if (i + 1 < argc && std::string_view(argv[i + 1]).rfind("--", 0) != 0) {
       value = argv[++i];
     }
-    if (name == "variant") inv.variant = value;
-    else if (name == "profile") inv.profile = value;
-    else if (name == "fixture") inv.fixture = value;
-    else if (name == "target") inv.target = value;
-    else if (name == "listen") inv.listen = value;
-    else if (name == "params") inv.params = json::parse(value.empty() ? "{}" : value);
-    else inv.flags[name] = value;
+    if (name == "variant")
+      inv.variant = value;
+    else if (name == "profile")
+      inv.profile = value;
+    else if (name == "fixture")
+      inv.fixture = value;
+    else if (name == "target")
+      inv.target = value;
+    else if (name == "listen")
+      inv.listen = value;
+    else if (name == "params")
+      inv.params = json::parse(value.empty() ? "{}" : value);
+    else
+      inv.flags[name] = value;
   }
   if ((inv.command == "run" || inv.command == "serve") && inv.variant.empty())
     throw std::runtime_error(inv.command + " needs --variant");
@@ -180,9 +188,7 @@ class Report {
     return j;
   }
   // The contract's last stdout line.
-  void print() const {
-    std::cout << to_json().dump() << std::endl;
-  }
+  void print() const { std::cout << to_json().dump() << std::endl; }
 
  private:
   std::string digest_;

@@ -11,7 +11,8 @@ namespace {
 // Reads fields of one JSON object and names the exact field when one is wrong.
 class Reader {
  public:
-  Reader(const json& obj, std::string file, std::string path) : obj_(obj), file_(std::move(file)), path_(std::move(path)) {
+  Reader(const json& obj, std::string file, std::string path)
+      : obj_(obj), file_(std::move(file)), path_(std::move(path)) {
     if (!obj_.is_object()) fail("", "must be an object");
   }
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
@@ -33,8 +34,12 @@ class Reader {
     if (!obj_.at(f).is_number_integer() || obj_.at(f).get<long long>() < 0) fail(f, "must be a non-negative integer");
     return obj_.at(f).get<int>();
   }
-  std::optional<int> opt_int(const std::string& f) const { return has(f) ? std::optional<int>(integer(f)) : std::nullopt; }
-  std::optional<double> opt_num(const std::string& f) const { return has(f) ? std::optional<double>(num(f)) : std::nullopt; }
+  std::optional<int> opt_int(const std::string& f) const {
+    return has(f) ? std::optional<int>(integer(f)) : std::nullopt;
+  }
+  std::optional<double> opt_num(const std::string& f) const {
+    return has(f) ? std::optional<double>(num(f)) : std::nullopt;
+  }
   std::vector<std::string> strings(const std::string& f) const {
     std::vector<std::string> out;
     if (!has(f)) return out;
@@ -71,7 +76,8 @@ class Reader {
   std::string file_, path_;
 };
 
-void one_of(const Reader& r, const std::string& field, const std::string& value, std::initializer_list<const char*> allowed) {
+void one_of(const Reader& r, const std::string& field, const std::string& value,
+            std::initializer_list<const char*> allowed) {
   std::string list;
   for (const char* a : allowed) {
     if (value == a) return;
@@ -104,7 +110,8 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.file = file;
   m.dir = file.parent_path();
   m.name = r.str("name");
-  if (!std::regex_match(m.name, std::regex("[A-Za-z0-9_]+"))) r.fail("name", "'" + m.name + "' must be letters, digits and _");
+  if (!std::regex_match(m.name, std::regex("[A-Za-z0-9_]+")))
+    r.fail("name", "'" + m.name + "' must be letters, digits and _");
   m.title = r.str("title", m.name);
   m.source = r.str("source", "");
   m.summary = r.str("summary", "");
@@ -123,9 +130,12 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.primary_metric = r.str("primary_metric");
   if (r.has("cpus")) {
     const json& c = doc.at("cpus");
-    if (c.is_string() && c.get<std::string>() == "all") m.cpus = "all";
-    else if (c.is_number_integer() && c.get<int>() >= 1) m.cpus = std::to_string(c.get<int>());
-    else r.fail("cpus", "must be a positive integer or \"all\"");
+    if (c.is_string() && c.get<std::string>() == "all")
+      m.cpus = "all";
+    else if (c.is_number_integer() && c.get<int>() >= 1)
+      m.cpus = std::to_string(c.get<int>());
+    else
+      r.fail("cpus", "must be a positive integer or \"all\"");
   }
 
   const json& variants = r.array("variants", true);

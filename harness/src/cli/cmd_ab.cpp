@@ -6,10 +6,10 @@
 namespace perfgate::cli {
 
 void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
-  auto* cmd = app.add_subcommand(
-      "ab",
-      "Gate a pair of your own commands: AFTER against BEFORE, same stdout required.\n"
-      "The digest is a hash of stdout; the metrics are what perfgate measures outside the process.");
+  auto* cmd =
+      app.add_subcommand("ab",
+                         "Gate a pair of your own commands: AFTER against BEFORE, same stdout required.\n"
+                         "The digest is a hash of stdout; the metrics are what perfgate measures outside the process.");
   auto o = std::make_shared<plan::RunOptions>();
   auto before = std::make_shared<std::string>(), after = std::make_shared<std::string>();
   auto name = std::make_shared<std::string>("ab");
@@ -18,7 +18,8 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--before", *before, "The BEFORE command")->required();
   cmd->add_option("--after", *after, "The AFTER command")->required();
   cmd->add_option("--name", *name, "A name for the pair in the results")->capture_default_str();
-  cmd->add_option("--metric", *metric, "The gated metric: wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...")
+  cmd->add_option("--metric", *metric,
+                  "The gated metric: wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...")
       ->capture_default_str();
   cmd->add_flag("--shell", *shell, "Run each command with sh -c instead of splitting it into words");
   cmd->add_option("--out", o->out_dir, "Write DIR/results.json");

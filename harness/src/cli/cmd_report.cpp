@@ -24,8 +24,9 @@ std::string find_python() {
   candidates.push_back("python3");
   for (const auto& c : candidates)
     if (has_matplotlib(c)) return c;
-  throw UsageError("no Python with matplotlib and numpy found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
-                   "apt-get install python3-matplotlib python3-numpy");
+  throw UsageError(
+      "no Python with matplotlib and numpy found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
+      "apt-get install python3-matplotlib python3-numpy");
 }
 
 }  // namespace

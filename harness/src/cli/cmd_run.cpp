@@ -1,3 +1,5 @@
+#include <iostream>
+
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
@@ -5,8 +7,6 @@
 #include "plan/against.hpp"
 #include "plan/plan.hpp"
 #include "plan/shard.hpp"
-
-#include <iostream>
 
 namespace perfgate::cli {
 
@@ -40,7 +40,9 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
         for (const auto& m : catalog) chosen.push_back(m.name);
       for (const auto& n : chosen) catalog::find_scenario(catalog, n);  // unknown names are exit 2 in every shard
       auto mine = plan::shard_names(chosen, shard);
-      extra["shard"] = {{"index", shard.index}, {"count", shard.count}, {"scenarios", mine},
+      extra["shard"] = {{"index", shard.index},
+                        {"count", shard.count},
+                        {"scenarios", mine},
                         {"of", static_cast<int>(plan::shard_names(chosen, {1, 1}).size())}};
       // Plan every shard's scenarios for the whole run's Holm family, then keep this shard's.
       auto all = plan::plan_run(catalog, chosen, *o);
@@ -48,8 +50,9 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
       plan.seed = o->seed ? *o->seed : plan.seed;
       plan.gated_total = all.gated_total;
       plan.family_total = all.gated_total;
-      if (mine.empty()) std::cerr << "perfgate: shard " << o->shard << " has no scenarios (" << chosen.size()
-                                  << " scenarios in " << shard.count << " shards)\n";
+      if (mine.empty())
+        std::cerr << "perfgate: shard " << o->shard << " has no scenarios (" << chosen.size() << " scenarios in "
+                  << shard.count << " shards)\n";
     } else {
       plan = plan::plan_run(catalog, chosen, *o);
     }

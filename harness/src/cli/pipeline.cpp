@@ -9,20 +9,20 @@
 #include <sstream>
 
 #include "cache/fixture_cache.hpp"
-#include "postgres/pg_server.hpp"
 #include "catalog/catalog.hpp"
 #include "cli/ci_outputs.hpp"
 #include "cli/gbench_scenario.hpp"
 #include "cli/progress.hpp"
 #include "cli/verdict_table.hpp"
 #include "common/errors.hpp"
-#include "perfgate/percentile.hpp"
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
 #include "gate/baseline_gate.hpp"
 #include "gate/equivalence.hpp"
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
+#include "perfgate/percentile.hpp"
+#include "postgres/pg_server.hpp"
 #include "run/batch_runner.hpp"
 #include "run/service_sampler.hpp"
 #include "stats/scenario_stats.hpp"
@@ -128,8 +128,11 @@ struct ScenarioRun {
   json variants_json() const {
     json out = json::array();
     for (const auto& v : sp.variants)
-      out.push_back({{"name", v.name}, {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
-                     {"sweep", v.sweep}, {"gated", v.gated()},
+      out.push_back({{"name", v.name},
+                     {"label", v.label},
+                     {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
+                     {"sweep", v.sweep},
+                     {"gated", v.gated()},
                      {"equivalence", v.equivalence.empty() ? "digest" : "extra." + v.equivalence},
                      {"workload", v.workload}});
     return out;
@@ -147,9 +150,16 @@ struct ScenarioRun {
         // --against: the other build's program runs its own `after` as our `before`.
         auto prog = sp.program_of.find(v.name);
         auto as = sp.run_as.find(v.name);
-        c.argv = {prog != sp.program_of.end() ? prog->second : sp.program, "run", "--variant",
-                  as != sp.run_as.end() ? as->second : v.name, "--profile", sp.profile, "--fixture",
-                  fixture ? fixture->location : "", "--params", sp.params.dump()};
+        c.argv = {prog != sp.program_of.end() ? prog->second : sp.program,
+                  "run",
+                  "--variant",
+                  as != sp.run_as.end() ? as->second : v.name,
+                  "--profile",
+                  sp.profile,
+                  "--fixture",
+                  fixture ? fixture->location : "",
+                  "--params",
+                  sp.params.dump()};
         c.argv.insert(c.argv.end(), v.args.begin(), v.args.end());
       }
       if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
@@ -242,7 +252,8 @@ struct ScenarioRun {
     bp.timeout_s = sp.timeout_s;
     bp.looks = sp.looks;
     bp.seed = rp.seed + static_cast<std::uint64_t>(index);
-    if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
+    if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway())
+      bp.server_cgroup = pg->cgroup.get();
 
     std::map<std::string, std::string> keys;
     for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
@@ -360,11 +371,14 @@ struct ScenarioRun {
     }
     info.reused = reused;
     fixture = info;
-    doc["postgres"] = {{"server", server.describe()}, {"version", server.server_version()},
-                       {"throwaway", server.throwaway()}, {"template", tname}};
+    doc["postgres"] = {{"server", server.describe()},
+                       {"version", server.server_version()},
+                       {"throwaway", server.throwaway()},
+                       {"template", tname}};
     if (!server.throwaway())
-      doc["notes"].push_back("PERFGATE_PG_DSN: an external server; its CPU (server_cpu_ms) is not measured, only the "
-                             "client's");
+      doc["notes"].push_back(
+          "PERFGATE_PG_DSN: an external server; its CPU (server_cpu_ms) is not measured, only the "
+          "client's");
   }
 
   run::ServicePlan service_plan() const {
@@ -417,17 +431,21 @@ struct ScenarioRun {
     measure::SampleCgroup cg(m.name + "-gbench");
     auto r = run::run_child(spec, cg);
     if (r.exit_code != 0) {
-      doc["notes"].push_back("microbenchmark " + g["program"].get<std::string>() + " failed: " + tail_of_file(spec.stderr_path, 300));
+      doc["notes"].push_back("microbenchmark " + g["program"].get<std::string>() +
+                             " failed: " + tail_of_file(spec.stderr_path, 300));
       return;
     }
     auto j = json::parse(read_file(dir / "out.json"), nullptr, false);
     if (!j.is_object()) return;
     json rows = json::array();
     for (const auto& b : j.value("benchmarks", json::array()))
-      rows.push_back({{"name", b.value("name", "")}, {"real_time", b.value("real_time", 0.0)},
-                      {"cpu_time", b.value("cpu_time", 0.0)}, {"time_unit", b.value("time_unit", "ns")},
+      rows.push_back({{"name", b.value("name", "")},
+                      {"real_time", b.value("real_time", 0.0)},
+                      {"cpu_time", b.value("cpu_time", 0.0)},
+                      {"time_unit", b.value("time_unit", "ns")},
                       {"iterations", b.value("iterations", 0)}});
-    doc["extra"]["gbench"] = {{"program", g["program"]}, {"context", j.value("context", json::object())}, {"benchmarks", rows}};
+    doc["extra"]["gbench"] = {
+        {"program", g["program"]}, {"context", j.value("context", json::object())}, {"benchmarks", rows}};
   }
 
   std::string prefix() const {
@@ -458,9 +476,11 @@ struct ScenarioRun {
     doc["load_after"] = measure::load_average();
     int warm = 0;
     for (const auto& s : outcome.samples) warm += s.warmup;
-    if (warm) doc["excluded"].push_back({{"what", std::to_string(warm) + " warm-up samples"},
-                                         {"why", "warm-up rounds fill caches and page in the program; they are kept in "
-                                                 "samples but left out of every summary and comparison"}});
+    if (warm)
+      doc["excluded"].push_back({{"what", std::to_string(warm) + " warm-up samples"},
+                                 {"why",
+                                  "warm-up rounds fill caches and page in the program; they are kept in "
+                                  "samples but left out of every summary and comparison"}});
     if (!error_message.empty()) doc["error"] = {{"exit_code", exit_code}, {"message", error_message}};
     doc["reproduce"] = reproduce;
     comparisons_to_doc();
@@ -534,8 +554,10 @@ void apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store
     r.doc["gates"].push_back(g);
     if (!r.doc.contains("baseline")) r.doc["baseline"] = json::array();
     r.doc["baseline"].push_back(gate::to_json(checks[k]));
-    if (checks[k].comparable) ++compared;
-    else ++missing;
+    if (checks[k].comparable)
+      ++compared;
+    else
+      ++missing;
     if (g["passed"].is_boolean() && !g["passed"].get<bool>() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
   }
   if (!o.quiet || missing)
@@ -606,14 +628,17 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
               {"options", rp.options_json()},
               {"stop_reason", "running"}};
   for (const auto& [k, v] : run_extra.items()) run[k] = v;
-  if (baseline) run["baseline"] = {{"file", baseline->file.string()}, {"exists", baseline->exists},
-                                   {"tolerance", options.baseline_tolerance}};
-  else run["baseline"] = {{"file", nullptr}, {"why", options.baseline_path == "none" ? "--baseline none"
-                                                     : !options.against_dir.empty() ? "--against compares builds, not a change"
-                                                                                   : "ab: no --baseline given"}};
+  if (baseline)
+    run["baseline"] = {
+        {"file", baseline->file.string()}, {"exists", baseline->exists}, {"tolerance", options.baseline_tolerance}};
+  else
+    run["baseline"] = {{"file", nullptr},
+                       {"why", options.baseline_path == "none" ? "--baseline none"
+                               : !options.against_dir.empty()  ? "--against compares builds, not a change"
+                                                               : "ab: no --baseline given"}};
   fs::path results_path = !options.json_path.empty() ? fs::path(options.json_path)
-                          : !options.out_dir.empty()  ? fs::path(options.out_dir) / "results.json"
-                                                      : fs::path();
+                          : !options.out_dir.empty() ? fs::path(options.out_dir) / "results.json"
+                                                     : fs::path();
   store::ResultsFile results(results_path, run, host_json);
   if (!host.allowed_cpus.empty() && host_json["cgroup"]["cpu_source"] == "rusage" && !options.quiet)
     std::cerr << "perfgate: note: CPU figures come from rusage (" << host_json["cgroup"]["note"].get<std::string>()
@@ -666,7 +691,9 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
   std::vector<std::string> failures;
   int exit_code = kExitOk;
   auto worse = [](int a, int b) {
-    auto rank = [](int c) { return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0; };
+    auto rank = [](int c) {
+      return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0;
+    };
     return rank(b) > rank(a) ? b : a;
   };
   for (auto& r : runs)
@@ -677,17 +704,19 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
     if (!r->error_message.empty()) failures.push_back(r->sp.manifest.name + ": " + r->error_message);
     for (const auto& g : r->doc["gates"])
       if (g["passed"].is_boolean() && !g["passed"].get<bool>() && g["kind"] != "equivalence")
-        failures.push_back(r->sp.manifest.name + ": " + g["kind"].get<std::string>() + " gate failed: " +
-                           g["detail"].get<std::string>());
+        failures.push_back(r->sp.manifest.name + ": " + g["kind"].get<std::string>() +
+                           " gate failed: " + g["detail"].get<std::string>());
     exit_code = worse(exit_code, r->exit_code);
   }
-  std::string status = was_interrupted ? "interrupted" : exit_code == kExitOk ? "passed"
-                                                     : exit_code == kExitRun  ? "error"
-                                                                              : "failed";
+  std::string status = was_interrupted         ? "interrupted"
+                       : exit_code == kExitOk  ? "passed"
+                       : exit_code == kExitRun ? "error"
+                                               : "failed";
   if (was_interrupted) exit_code = kExitInterrupted;
-  std::string stop = was_interrupted ? "interrupted" : exit_code == kExitOk ? "completed"
-                                                   : exit_code == kExitRun ? "error"
-                                                                           : "gate failed";
+  std::string stop = was_interrupted         ? "interrupted"
+                     : exit_code == kExitOk  ? "completed"
+                     : exit_code == kExitRun ? "error"
+                                             : "gate failed";
   results.finish(exit_code, status, failures.empty() ? status : failures.front(), failures, stop);
 
   write_ci_outputs(results.document(), options);

@@ -21,8 +21,9 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
   cmd->add_option("--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")->check(CLI::Range(0, 1000));
   cmd->add_option("--timeout", o.timeout_s, "Seconds one sample may take before it is killed (default 600)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--policy", o.policy, "improve: AFTER must be significantly better; no-regress: AFTER must not be "
-                                        "significantly worse (ab default; scenarios: their manifest's)")
+  cmd->add_option("--policy", o.policy,
+                  "improve: AFTER must be significantly better; no-regress: AFTER must not be "
+                  "significantly worse (ab default; scenarios: their manifest's)")
       ->check(CLI::IsMember({"improve", "no-regress"}));
   cmd->add_option_function<double>(
          "--noise", [&o](double pct) { o.noise = pct / 100.0; },
@@ -30,7 +31,8 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
       ->check(CLI::Range(0.0, 99.0));
   cmd->add_option("--alpha", o.alpha, "Family-wise error rate of the run's gated comparisons (default 0.05)")
       ->check(CLI::Range(0.000001, 0.5));
-  cmd->add_option("--seed", o.seed, "Seed of the round order and the bootstrap (default: random, recorded in the results)");
+  cmd->add_option("--seed", o.seed,
+                  "Seed of the round order and the bootstrap (default: random, recorded in the results)");
   cmd->add_option_function<std::string>(
       "--cpus", [&o](const std::string& s) { o.cpus = plan::parse_cpu_list(s); },
       "CPUs to pin samples to, e.g. 1 or 0-1 (default: the scenario's count, taken from the last CPUs)");

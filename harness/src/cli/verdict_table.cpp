@@ -116,7 +116,8 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
     }
   }
   out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds; \"vs baseline\" rows:\n"
-         "   before = the accepted ratio, after = this run's, ratio = their change, verdict after Holm and the tolerance)\n";
+         "   before = the accepted ratio, after = this run's, ratio = their change, verdict after Holm and the "
+         "tolerance)\n";
 }
 
 }  // namespace perfgate::cli

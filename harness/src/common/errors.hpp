@@ -8,10 +8,10 @@ namespace perfgate {
 
 enum ExitCode : int {
   kExitOk = 0,
-  kExitPerformance = 1,  // a performance gate failed (AFTER lost, a claim missed, a baseline regression)
-  kExitUsage = 2,        // bad usage or bad input (unknown scenario, malformed manifest, bad flag)
-  kExitEquivalence = 3,  // BEFORE and AFTER did not do the same work
-  kExitRun = 4,          // the run could not be made (crash, timeout, PostgreSQL would not start)
+  kExitPerformance = 1,    // a performance gate failed (AFTER lost, a claim missed, a baseline regression)
+  kExitUsage = 2,          // bad usage or bad input (unknown scenario, malformed manifest, bad flag)
+  kExitEquivalence = 3,    // BEFORE and AFTER did not do the same work
+  kExitRun = 4,            // the run could not be made (crash, timeout, PostgreSQL would not start)
   kExitInterrupted = 130,  // SIGINT/SIGTERM: results hold what completed (128 + SIGINT, as shells report)
 };
 

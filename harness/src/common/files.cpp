@@ -1,8 +1,8 @@
 #include "common/files.hpp"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -17,7 +17,9 @@ TempDir::TempDir(const std::string& prefix) {
   const char* base = std::getenv("TMPDIR");
   fs::path tmpl = fs::path(base && *base ? base : "/tmp") / (prefix + "XXXXXX");
   std::string buf = tmpl.string();
-  if (!mkdtemp(buf.data())) throw RunError("cannot create a temporary directory under " + tmpl.parent_path().string() + ": " + std::strerror(errno));
+  if (!mkdtemp(buf.data()))
+    throw RunError("cannot create a temporary directory under " + tmpl.parent_path().string() + ": " +
+                   std::strerror(errno));
   path_ = buf;
 }
 

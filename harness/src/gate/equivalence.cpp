@@ -68,9 +68,10 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
 }
 
 nlohmann::json EquivalenceGate::result() const {
-  std::string detail = failure_ ? *failure_
-                                : std::to_string(compared_) + " samples compared with the first, all equal" +
-                                      (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
+  std::string detail =
+      failure_ ? *failure_
+               : std::to_string(compared_) + " samples compared with the first, all equal" +
+                     (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
   return {{"kind", "equivalence"}, {"name", "same work"}, {"passed", !failure_.has_value()}, {"detail", detail}};
 }
 

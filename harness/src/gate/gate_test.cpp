@@ -23,7 +23,8 @@ run::SampleFiles output(const TempDir& d, const std::string& name, const std::st
   std::ofstream(f.output_path) << text;
   return f;
 }
-stats::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v, const std::string& better = "lower") {
+stats::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v,
+                             const std::string& better = "lower") {
   stats::Comparison c;
   c.variant = "after";
   c.baseline = "before";

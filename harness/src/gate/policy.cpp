@@ -37,8 +37,10 @@ nlohmann::json policy_gate(const stats::Comparison* c, const std::string& metric
   g["passed"] = passed;
   g["detail"] = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
                 pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
-                verdict + (passed ? "" : policy == "improve" ? " — AFTER must be significantly better"
-                                                             : " — AFTER is significantly worse");
+                verdict +
+                (passed                ? ""
+                 : policy == "improve" ? " — AFTER must be significantly better"
+                                       : " — AFTER is significantly worse");
   return g;
 }
 

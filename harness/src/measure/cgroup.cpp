@@ -90,9 +90,12 @@ CgroupLayout detect() {
   }
   std::optional<fs::path> v2_mount, cpuacct_mount, memory_mount;
   for (const auto& m : cgroup_mounts()) {
-    if (m.fstype == "cgroup2") v2_mount = m.point;
-    else if (has_option(m.options, "cpuacct")) cpuacct_mount = m.point;
-    else if (has_option(m.options, "memory")) memory_mount = m.point;
+    if (m.fstype == "cgroup2")
+      v2_mount = m.point;
+    else if (has_option(m.options, "cpuacct"))
+      cpuacct_mount = m.point;
+    else if (has_option(m.options, "memory"))
+      memory_mount = m.point;
   }
   const bool any_v1 = cpuacct_mount || memory_mount;
   l.layout = v2_mount ? (any_v1 ? "hybrid" : "v2") : (any_v1 ? "v1" : "none");
@@ -128,7 +131,8 @@ CgroupLayout detect() {
       why.push_back("cannot create a cgroup under " + parent.string());
     }
   }
-  if (l.v2_parent && !l.v2_memory && !l.memory_parent) why.push_back("no memory controller delegated to " + l.v2_parent->string());
+  if (l.v2_parent && !l.v2_memory && !l.memory_parent)
+    why.push_back("no memory controller delegated to " + l.v2_parent->string());
   l.writable = l.v2_parent || l.cpuacct_parent || l.memory_parent;
   if (l.layout == "none") why.push_back("no cgroup file system mounted");
   for (std::size_t i = 0; i < why.size(); ++i) l.note += (i ? "; " : "") + why[i];
@@ -188,9 +192,12 @@ std::optional<CpuUsage> SampleCgroup::cpu() const {
     std::string key;
     std::uint64_t value;
     while (in >> key >> value) {
-      if (key == "usage_usec") u.usage_usec = value;
-      else if (key == "user_usec") u.user_usec = value;
-      else if (key == "system_usec") u.system_usec = value;
+      if (key == "usage_usec")
+        u.usage_usec = value;
+      else if (key == "user_usec")
+        u.user_usec = value;
+      else if (key == "system_usec")
+        u.system_usec = value;
     }
     return u;
   }
@@ -201,8 +208,10 @@ std::optional<CpuUsage> SampleCgroup::cpu() const {
   std::uint64_t ticks;
   const double usec_per_tick = 1e6 / static_cast<double>(::sysconf(_SC_CLK_TCK));
   while (in >> key >> ticks) {
-    if (key == "user") u.user_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
-    else if (key == "system") u.system_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
+    if (key == "user")
+      u.user_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
+    else if (key == "system")
+      u.system_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
   }
   return u;
 }

@@ -17,15 +17,15 @@ namespace perfgate::measure {
 namespace fs = std::filesystem;
 
 struct CgroupLayout {
-  std::string layout = "none";         // v2 | hybrid | v1 | none
-  std::optional<fs::path> v2_parent;   // where we create v2 children (our own v2 cgroup)
+  std::string layout = "none";        // v2 | hybrid | v1 | none
+  std::optional<fs::path> v2_parent;  // where we create v2 children (our own v2 cgroup)
   std::optional<fs::path> cpuacct_parent;
   std::optional<fs::path> memory_parent;
-  bool v2_memory = false;              // the v2 parent delegates the memory controller
-  std::string cpu_source = "rusage";   // cgroup-v2 | cgroup-v1-cpuacct | rusage
+  bool v2_memory = false;                // the v2 parent delegates the memory controller
+  std::string cpu_source = "rusage";     // cgroup-v2 | cgroup-v1-cpuacct | rusage
   std::string memory_source = "rusage";  // cgroup-v2 | cgroup-v1-memory | rusage
   bool writable = false;
-  std::string note;                    // why a weaker source was chosen
+  std::string note;  // why a weaker source was chosen
 };
 
 // Reads /proc/self/mountinfo and /proc/self/cgroup and tries to create a child cgroup in each

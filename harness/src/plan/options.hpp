@@ -16,16 +16,16 @@ struct RunOptions {
   double alpha = 0.05;
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<int>> cpus;
-  std::string out_dir;     // run: DIR/results.json
-  std::string json_path;   // explicit results file (wins over out_dir)
-  std::string catalog_dir; // empty: the bundled catalog
+  std::string out_dir;      // run: DIR/results.json
+  std::string json_path;    // explicit results file (wins over out_dir)
+  std::string catalog_dir;  // empty: the bundled catalog
   bool quiet = false;
   std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
 
   // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
   std::string baseline_path;
-  bool baseline_given = false;         // --baseline was on the command line
-  double baseline_tolerance = 0.05;    // a fraction (--baseline-tolerance takes a percentage)
+  bool baseline_given = false;       // --baseline was on the command line
+  double baseline_tolerance = 0.05;  // a fraction (--baseline-tolerance takes a percentage)
   // CI outputs: JUnit XML and Google Benchmark JSON of the results (empty: none).
   std::string junit_path, gbench_path;
   // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.

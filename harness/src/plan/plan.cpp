@@ -51,8 +51,11 @@ std::vector<int> choose_cpus(const std::string& count) {
 }
 
 json RunPlan::options_json() const {
-  json j = {{"alpha", alpha}, {"noise", noise}, {"looks_per_scenario", looks_per_scenario},
-            {"gated_comparisons", gated_total}, {"alpha_per_look", alpha_per_look}};
+  json j = {{"alpha", alpha},
+            {"noise", noise},
+            {"looks_per_scenario", looks_per_scenario},
+            {"gated_comparisons", gated_total},
+            {"alpha_per_look", alpha_per_look}};
   if (!scenarios.empty()) {
     const auto& s = scenarios.front();
     j["min_rounds"] = s.min_rounds;

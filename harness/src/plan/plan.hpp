@@ -26,7 +26,7 @@ struct ScenarioPlan {
   std::vector<int> cpus;
   std::string program;  // resolved path of the scenario program
   std::set<std::string> gated_metrics;
-  std::vector<catalog::Claim> claims;  // those that apply at this profile
+  std::vector<catalog::Claim> claims;                          // those that apply at this profile
   std::map<std::string, std::vector<std::string>> extra_args;  // variant → appended args
   // --against: a variant run by another program (the other build's), as another variant name.
   std::map<std::string, std::string> program_of, run_as;
@@ -40,10 +40,10 @@ struct RunPlan {
   double alpha = 0.05, noise = 0.02;
   std::uint64_t seed = 1;
   int looks_per_scenario = 4;
-  int gated_total = 0;       // gated comparisons in the whole run: the Holm family
+  int gated_total = 0;  // gated comparisons in the whole run: the Holm family
   // A shard's Holm family is the whole run's (every shard's gated comparisons), so verdicts
   // stay valid when shards are merged: the other shards' comparisons count as p = 1.
-  int family_total = 0;      // 0: this plan's own gated comparisons
+  int family_total = 0;  // 0: this plan's own gated comparisons
   double alpha_per_look = 0.0125;
   json options_json() const;
 };

@@ -6,21 +6,23 @@
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "measure/cgroup.hpp"
-#include "run/schedule.hpp"
 #include "perfgate/sample.hpp"
+#include "run/schedule.hpp"
 
 namespace perfgate::run {
 namespace {
 
 std::string describe_failure(const VariantCommand& v, const ChildResult& r, const SampleFiles& f) {
-  std::string why = r.timed_out ? "timed out" : r.signal ? "was killed by signal " + std::to_string(r.signal)
-                                                           : "exited with " + std::to_string(r.exit_code);
+  std::string why = r.timed_out ? "timed out"
+                    : r.signal  ? "was killed by signal " + std::to_string(r.signal)
+                                : "exited with " + std::to_string(r.exit_code);
   std::string tail = tail_of_file(f.stderr_path);
-  return "variant " + v.name + ": " + v.argv[0] + " " + why + (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
+  return "variant " + v.name + ": " + v.argv[0] + " " + why +
+         (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
 }
 
-Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order, const TempDir& run_dir,
-               const BatchHooks& hooks, int serial) {
+Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
+               const TempDir& run_dir, const BatchHooks& hooks, int serial) {
   const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
   const fs::path work = dir / "work";
   fs::create_directories(work);
@@ -98,8 +100,9 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
     int pos = 0;
     for (const auto& name : order.next_adjacent(names, "before", "after")) {
       ++serial;
-      out.samples.push_back(hooks.take_sample ? hooks.take_sample(name, round, warmup, pos++, serial)
-                                              : run_one(plan, command(name), round, warmup, pos++, run_dir, hooks, serial));
+      out.samples.push_back(hooks.take_sample
+                                ? hooks.take_sample(name, round, warmup, pos++, serial)
+                                : run_one(plan, command(name), round, warmup, pos++, run_dir, hooks, serial));
     }
     if (warmup) continue;
     ++out.rounds;
@@ -114,7 +117,8 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
       for (const auto& s : out.samples)
         if (!s.warmup) measured.push_back(s);
       if (hooks.should_stop && hooks.should_stop(measured, static_cast<int>(next_look))) {
-        out.stop_reason = "clear at look " + std::to_string(next_look + 1) + " (round " + std::to_string(out.rounds) + ")";
+        out.stop_reason =
+            "clear at look " + std::to_string(next_look + 1) + " (round " + std::to_string(out.rounds) + ")";
         return;
       }
       ++next_look;

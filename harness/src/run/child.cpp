@@ -26,7 +26,7 @@ std::vector<std::string> split_command(const std::string& command) {
   int rc = wordexp(command.c_str(), &we, WRDE_NOCMD);
   if (rc != 0) {
     if (rc == 0 || rc == WRDE_NOSPACE) wordfree(&we);
-    const char* why = rc == WRDE_BADCHAR ? "an unquoted | & ; < > ( ) { } or newline (use --shell)"
+    const char* why = rc == WRDE_BADCHAR  ? "an unquoted | & ; < > ( ) { } or newline (use --shell)"
                       : rc == WRDE_CMDSUB ? "a command substitution (use --shell)"
                       : rc == WRDE_SYNTAX ? "unbalanced quotes"
                                           : "an expansion error";
@@ -90,10 +90,11 @@ pid_t spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   std::error_code ec;
   fs::path out = spec.stdout_path.empty() ? fs::path("/dev/stdout") : spec.stdout_path;
   fs::path err = spec.stderr_path.empty() ? fs::path("/dev/stderr") : spec.stderr_path;
-  bp::child c(bp::exe = exe, bp::args = args, bp::env = env,
-              bp::start_dir = (spec.cwd.empty() ? fs::current_path() : spec.cwd).string(),
-              bp::std_in < bp::null, bp::std_out > out.string(), bp::std_err > err.string(),
-              bp::extend::on_exec_setup = [&setup](auto&) { setup(); }, ec);
+  bp::child c(
+      bp::exe = exe, bp::args = args, bp::env = env,
+      bp::start_dir = (spec.cwd.empty() ? fs::current_path() : spec.cwd).string(),
+      bp::std_in<bp::null, bp::std_out> out.string(), bp::std_err > err.string(),
+      bp::extend::on_exec_setup = [&setup](auto&) { setup(); }, ec);
   if (ec) throw RunError("cannot start " + exe + ": " + ec.message());
   pid_t pid = c.id();
   c.detach();  // we reap it ourselves, after reading /proc/<pid>/io
@@ -121,7 +122,9 @@ WaitOutcome wait_exit(pid_t pid, std::chrono::steady_clock::time_point deadline,
     }
     siginfo_t info{};
     if (pidfd >= 0) {
-      struct pollfd p {pidfd, POLLIN, 0};
+      struct pollfd p {
+        pidfd, POLLIN, 0
+      };
       int rc = ::poll(&p, 1, 50);
       if (rc > 0) {
         ::close(pidfd);
@@ -129,7 +132,8 @@ WaitOutcome wait_exit(pid_t pid, std::chrono::steady_clock::time_point deadline,
       }
     } else {
       info.si_pid = 0;
-      if (::waitid(P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) == 0 && info.si_pid == pid) return WaitOutcome::Exited;
+      if (::waitid(P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) == 0 && info.si_pid == pid)
+        return WaitOutcome::Exited;
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (has_deadline && std::chrono::steady_clock::now() >= deadline) {
@@ -178,8 +182,10 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   int status = 0;
   while (::wait4(pid, &status, 0, &r.usage) < 0 && errno == EINTR) {
   }
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  if (WIFEXITED(status))
+    r.exit_code = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status))
+    r.signal = WTERMSIG(status);
   // Anything the sample left running is part of the sample: stop it before reading totals.
   ::kill(-pid, SIGKILL);
   cgroup.kill_all();

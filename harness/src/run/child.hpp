@@ -26,9 +26,9 @@ struct ChildSpec {
   std::vector<std::string> argv;           // argv[0] is a path or a name looked up on PATH
   std::map<std::string, std::string> env;  // added to (or overriding) our environment
   fs::path cwd;
-  fs::path stdout_path, stderr_path;       // empty: inherit
-  std::vector<int> cpus;                   // empty: not pinned
-  double timeout_s = 0;                    // 0: none
+  fs::path stdout_path, stderr_path;  // empty: inherit
+  std::vector<int> cpus;              // empty: not pinned
+  double timeout_s = 0;               // 0: none
 };
 
 struct ChildResult {

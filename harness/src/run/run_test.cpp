@@ -92,8 +92,8 @@ TEST(RunChild, CpuIsMeasured) {
   ASSERT_EQ(r.exit_code, 0);
   if (r.cgroup_cpu) {
     EXPECT_GT(r.cgroup_cpu->usage_usec, 0u);
-  }
-  else EXPECT_GT(r.usage.ru_utime.tv_sec * 1000000 + r.usage.ru_utime.tv_usec, 0);
+  } else
+    EXPECT_GT(r.usage.ru_utime.tv_sec * 1000000 + r.usage.ru_utime.tv_usec, 0);
 }
 
 TEST(RunChild, TimeoutKillsTheWholeSample) {

@@ -8,8 +8,8 @@ json to_json(const Sample& s) {
   json metrics = json::object();
   for (const auto& [name, m] : s.metrics)
     metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", m.better}, {"source", m.source}};
-  return {{"round", s.round},   {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
-          {"exit_code", s.exit_code}, {"digest", s.digest}, {"metrics", metrics}};
+  return {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
+          {"exit_code", s.exit_code}, {"digest", s.digest},   {"metrics", metrics}};
 }
 
 namespace {
@@ -30,8 +30,10 @@ void add_outside_metrics(Sample& s, const ChildResult& r) {
     put("user_ms", ms(r.usage.ru_utime), "ms", "rusage");
     put("sys_ms", ms(r.usage.ru_stime), "ms", "rusage");
   }
-  if (r.cgroup_memory_peak) put("peak_rss_kib", static_cast<double>(*r.cgroup_memory_peak) / 1024.0, "KiB", r.memory_source);
-  else put("peak_rss_kib", static_cast<double>(r.usage.ru_maxrss), "KiB", "rusage");
+  if (r.cgroup_memory_peak)
+    put("peak_rss_kib", static_cast<double>(*r.cgroup_memory_peak) / 1024.0, "KiB", r.memory_source);
+  else
+    put("peak_rss_kib", static_cast<double>(r.usage.ru_maxrss), "KiB", "rusage");
   put("maxrss_kib", static_cast<double>(r.usage.ru_maxrss), "KiB", "rusage");
   if (r.io) {
     put("syscr", static_cast<double>(r.io->syscr), "count", "proc-io");
@@ -49,7 +51,8 @@ void parse_program_report(Sample& s, const std::string& line, const std::string&
   try {
     j = json::parse(line);
   } catch (const json::parse_error&) {
-    throw RunError(program + " did not print its JSON report as the last stdout line (got: '" + line.substr(0, 200) + "')");
+    throw RunError(program + " did not print its JSON report as the last stdout line (got: '" + line.substr(0, 200) +
+                   "')");
   }
   if (!j.is_object() || !j.contains("metrics") || !j["metrics"].is_object())
     throw RunError(program + ": the last stdout line has no \"metrics\" object (see docs/scenario-contract.md)");

@@ -15,7 +15,7 @@ std::vector<std::string> RoundOrder::next(std::vector<std::string> variants) {
 }
 
 std::vector<std::string> RoundOrder::next_adjacent(std::vector<std::string> variants, const std::string& a,
-                                                  const std::string& b) {
+                                                   const std::string& b) {
   variants = next(std::move(variants));
   auto ib = std::find(variants.begin(), variants.end(), b);
   if (ib == variants.end() || std::find(variants.begin(), variants.end(), a) == variants.end()) return variants;

@@ -33,8 +33,7 @@ std::string http_get(unsigned port, const std::string& path, double timeout_s) {
     http::read(stream, buf, res);
     beast::error_code ec;
     stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-    if (res.result_int() != 200)
-      throw RunError("GET " + path + " answered " + std::to_string(res.result_int()));
+    if (res.result_int() != 200) throw RunError("GET " + path + " answered " + std::to_string(res.result_int()));
     return res.body();
   } catch (const boost::system::system_error& e) {
     throw RunError("GET 127.0.0.1:" + std::to_string(port) + path + ": " + e.what());
@@ -45,7 +44,8 @@ namespace {
 
 unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::path& err, double timeout_s,
                          const std::string& who) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(timeout_s * 1000));
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<int>(timeout_s * 1000));
   while (std::chrono::steady_clock::now() < deadline) {
     check_interrupted();
     std::ifstream in(out);
@@ -58,8 +58,7 @@ unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::
         return static_cast<unsigned>(std::stoul(l.substr(l.rfind(':') + 1)));
       }
     }
-    if (!server.running())
-      throw RunError(who + " exited before it listened; its stderr:\n" + tail_of_file(err));
+    if (!server.running()) throw RunError(who + " exited before it listened; its stderr:\n" + tail_of_file(err));
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   throw RunError(who + " did not print {\"listen\": ...} within " + std::to_string(static_cast<int>(timeout_s)) + " s");
@@ -80,9 +79,10 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   fs::create_directories(dir / "work");
   const std::string who = plan.scenario + " (" + variant + ") server";
   ChildSpec spec;
-  spec.argv = {plan.program, "serve", "--variant", variant, "--profile", plan.profile, "--fixture", plan.fixture,
-               "--params", plan.params.dump(), "--listen", "127.0.0.1:0"};
-  if (auto it = plan.args.find(variant); it != plan.args.end()) spec.argv.insert(spec.argv.end(), it->second.begin(), it->second.end());
+  spec.argv = {plan.program, "serve",    "--variant",        variant,    "--profile",  plan.profile, "--fixture",
+               plan.fixture, "--params", plan.params.dump(), "--listen", "127.0.0.1:0"};
+  if (auto it = plan.args.find(variant); it != plan.args.end())
+    spec.argv.insert(spec.argv.end(), it->second.begin(), it->second.end());
   spec.cwd = dir / "work";
   spec.stdout_path = dir / "stdout";
   spec.stderr_path = dir / "stderr";
@@ -90,11 +90,12 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   spec.env = {{"PERFGATE_WORKDIR", (dir / "work").string()}, {"TMPDIR", (dir / "work").string()}};
   measure::SampleCgroup cgroup(plan.scenario + "-srv-" + std::to_string(serial));
   ServiceProcess server(spec, cgroup);
-  const unsigned port = wait_for_listen(server, spec.stdout_path, spec.stderr_path,
-                                        plan.service.value("ready_timeout_s", 30.0), who);
+  const unsigned port =
+      wait_for_listen(server, spec.stdout_path, spec.stderr_path, plan.service.value("ready_timeout_s", 30.0), who);
 
   const std::string wname = plan.workload_of.count(variant) ? plan.workload_of.at(variant) : "";
-  if (wname.empty() || !plan.workloads.contains(wname)) throw UsageError(plan.scenario + ": variant " + variant + " has no workload");
+  if (wname.empty() || !plan.workloads.contains(wname))
+    throw UsageError(plan.scenario + ": variant " + variant + " has no workload");
   auto set = load::RequestSet::from_workload(plan.workloads[wname], plan.fixture);
   load::LoadOptions o;
   o.port = static_cast<std::uint16_t>(port);
@@ -130,14 +131,17 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   auto cpu1 = cgroup.cpu();
   json s1 = stats_of(port, stats_path);
   const int rc = server.stop();
-  if (rc != 0) throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" + tail_of_file(spec.stderr_path));
+  if (rc != 0)
+    throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" +
+                   tail_of_file(spec.stderr_path));
 
   Sample s;
   s.round = round;
   s.variant = variant;
   s.warmup = warmup;
   s.order = order;
-  auto put = [&](const std::string& n, double v, const std::string& unit, const std::string& better, const std::string& src) {
+  auto put = [&](const std::string& n, double v, const std::string& unit, const std::string& better,
+                 const std::string& src) {
     s.metrics[n] = {v, unit, better, src};
   };
   put("rps", r.rps, "req/s", "higher", "load-generator");
@@ -148,7 +152,8 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   if (cpu0 && cpu1) {
     const double cpu_ms = (cpu1->usage_usec - cpu0->usage_usec) / 1e3;
     put("server_cpu_ms", cpu_ms, "ms", "lower", "server-cgroup");
-    if (r.responses) put("server_cpu_us_per_request", cpu_ms * 1e3 / static_cast<double>(r.responses), "us", "lower", "server-cgroup");
+    if (r.responses)
+      put("server_cpu_us_per_request", cpu_ms * 1e3 / static_cast<double>(r.responses), "us", "lower", "server-cgroup");
   }
   for (const auto& [k, v] : s1.items())
     if (v.is_number() && s0.contains(k) && s0[k].is_number())
@@ -160,7 +165,8 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   }
   s.digest = r.digest();
   for (const auto& [p, d] : r.body_digest) body_digests.emplace(p, d);
-  s.extra = {{"inconsistent_paths", r.inconsistent_paths}, {"workload", r.label}, {"status", r.to_json(false)["status"]}};
+  s.extra = {
+      {"inconsistent_paths", r.inconsistent_paths}, {"workload", r.label}, {"status", r.to_json(false)["status"]}};
   std::vector<double> lat_ms;
   lat_ms.reserve(std::min<std::size_t>(r.latencies_us.size(), 20000));
   const std::size_t step = std::max<std::size_t>(1, r.latencies_us.size() / 20000);

@@ -17,8 +17,8 @@ struct ServicePlan {
   std::string scenario, program, profile, fixture;
   nlohmann::json params, load, service, workloads;
   std::vector<int> server_cpus, load_cpus;
-  std::map<std::string, std::vector<std::string>> args;       // variant → serve arguments
-  std::map<std::string, std::string> workload_of;              // variant → workload name
+  std::map<std::string, std::vector<std::string>> args;  // variant → serve arguments
+  std::map<std::string, std::string> workload_of;        // variant → workload name
   std::uint64_t seed = 1;
 };
 

@@ -88,10 +88,10 @@ nlohmann::json to_json(const Summaries& summaries) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [variant, metrics] : summaries)
     for (const auto& [name, m] : metrics)
-      out[variant][name] = {{"n", m.s.n},        {"unit", m.unit},     {"better", m.better}, {"source", m.source},
+      out[variant][name] = {{"n", m.s.n},           {"unit", m.unit},   {"better", m.better},   {"source", m.source},
                             {"median", m.s.median}, {"mean", m.s.mean}, {"stddev", m.s.stddev}, {"mad", m.s.mad},
-                            {"min", m.s.min},    {"max", m.s.max},     {"p50", m.s.p50},     {"p90", m.s.p90},
-                            {"p95", m.s.p95},    {"p99", m.s.p99}};
+                            {"min", m.s.min},       {"max", m.s.max},   {"p50", m.s.p50},       {"p90", m.s.p90},
+                            {"p95", m.s.p95},       {"p99", m.s.p99}};
   return out;
 }
 

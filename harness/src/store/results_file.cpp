@@ -8,9 +8,7 @@
 
 namespace perfgate::store {
 
-double now_unix() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
+double now_unix() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
 
 std::string now_iso8601() {
   const auto now = std::chrono::system_clock::now();
@@ -26,8 +24,11 @@ ResultsFile::ResultsFile(fs::path path, json run, json host) : path_(std::move(p
   // nlohmann::json keeps keys sorted; ordered_json would keep insertion order, but the schema
   // only asks that schema_version be present, and readers look keys up by name.
   run["started_unix"] = now_unix();
-  doc_ = {{"schema_version", kSchemaVersion}, {"run", std::move(run)}, {"host", std::move(host)},
-          {"scenarios", json::array()}, {"outcome", {{"exit_code", 0}, {"status", "running"}, {"message", ""}, {"failures", json::array()}}}};
+  doc_ = {{"schema_version", kSchemaVersion},
+          {"run", std::move(run)},
+          {"host", std::move(host)},
+          {"scenarios", json::array()},
+          {"outcome", {{"exit_code", 0}, {"status", "running"}, {"message", ""}, {"failures", json::array()}}}};
   write();
 }
 
