@@ -344,21 +344,7 @@ struct ScenarioRun {
     const std::string tname = fixtures::template_name(m.name, sp.profile + ":" + info.digest);
     progress.update(prefix() + "seeding template " + tname);
     auto seed = [&](const std::string& dsn) {
-      TempDir logs("perfgate-seed-");
-      run::ChildSpec spec;
-      spec.argv = {sp.program, "seed", "--profile", sp.profile, "--target", dsn, "--params", sp.params.dump()};
-      spec.cwd = logs.path();
-      spec.stdout_path = logs.path() / "stdout";
-      spec.stderr_path = logs.path() / "stderr";
-      spec.cpus = sp.cpus;
-      spec.timeout_s = std::max(sp.timeout_s, 600.0);
-      measure::SampleCgroup cg(m.name + "-seed");
-      auto r = run::run_child(spec, cg);
-      if (r.timed_out || r.signal || r.exit_code != 0)
-        throw RunError("seeding " + m.name + " failed; its stderr:\n" + tail_of_file(spec.stderr_path));
-      info.seed_seconds = r.wall_ms / 1e3;
-      auto j = json::parse(last_nonempty_line(spec.stdout_path), nullptr, false);
-      if (j.is_object()) info.figures = j;
+      fixtures::run_seeder(m, sp.profile, sp.program, dsn, sp.params, sp.cpus, std::max(sp.timeout_s, 600.0), info);
     };
     bool reused = false;
     try {
