@@ -51,28 +51,31 @@ double thread_cpu_s() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// A response parser that keeps only what the load generator needs: the status, the body's
-// length and its XXH3-128 digest (streamed: no body is stored, nothing is allocated).
-class DigestParser final : public http::basic_parser<false> {
+// A response parser that keeps only what the load generator needs: the status and the body,
+// appended to the connection's buffer (its capacity is reused: nothing is allocated once it
+// has grown to the largest body). The body is kept whole so the response gate can name the
+// first differing byte; hashing it once complete is cheaper than streaming the hash.
+class BodyParser final : public http::basic_parser<false> {
  public:
-  explicit DigestParser(XXH3_state_t* state) : state_(state) {
-    XXH3_128bits_reset(state_);
+  explicit BodyParser(std::string* body) : body_(body) {
+    body_->clear();
     body_limit(std::uint64_t{1} << 30);
   }
   int status = 0;
-  std::uint64_t bytes = 0;
-  XXH128_hash_t digest() const { return XXH3_128bits_digest(state_); }
+  std::uint64_t bytes() const { return body_->size(); }
+  XXH128_hash_t digest() const { return XXH3_128bits(body_->data(), body_->size()); }
 
  private:
-  XXH3_state_t* state_;
+  std::string* body_;
   void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
   void on_response_impl(int code, beast::string_view, int, error_code&) override { status = code; }
   void on_field_impl(http::field, beast::string_view, beast::string_view, error_code&) override {}
   void on_header_impl(error_code&) override {}
-  void on_body_init_impl(boost::optional<std::uint64_t> const&, error_code&) override {}
+  void on_body_init_impl(boost::optional<std::uint64_t> const& length, error_code&) override {
+    if (length && *length <= (std::uint64_t{1} << 26)) body_->reserve(static_cast<std::size_t>(*length));
+  }
   std::size_t on_body_impl(beast::string_view body, error_code&) override {
-    XXH3_128bits_update(state_, body.data(), body.size());
-    bytes += body.size();
+    body_->append(body.data(), body.size());
     return body.size();
   }
   void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
@@ -91,21 +94,20 @@ struct Request {
 };
 
 struct Conn {
-  explicit Conn(asio::io_context& io) : sock(io), backoff(io), hash(XXH3_createState()) {
-    if (!hash) throw std::bad_alloc();
+  explicit Conn(asio::io_context& io) : sock(io), backoff(io) {
     // Beast reads max(512, free capacity) bytes at a time: without room up front, a 16 KiB
     // body would take 32 recv calls.
     buf.reserve(64 * 1024);
   }
-  ~Conn() { XXH3_freeState(hash); }
   Conn(const Conn&) = delete;
   Conn& operator=(const Conn&) = delete;
 
   tcp::socket sock;
   asio::steady_timer backoff;
   beast::flat_buffer buf;
-  std::optional<DigestParser> parser;
-  XXH3_state_t* hash;
+  std::optional<BodyParser> parser;
+  std::string body;   // the response being read
+  std::string error;  // why the last request failed (for the response gate)
   bool open = false;
   bool busy = false;
   bool timed_out = false;
@@ -265,11 +267,17 @@ class Engine {
   void write(Conn& c) {
     asio::async_write(c.sock, asio::buffer(wire_[c.req.path]), [this, &c](error_code ec, std::size_t) {
       if (c.timed_out) return complete(c, Outcome::Timeout);
-      if (ec) return complete(c, Outcome::Error);
-      c.parser.emplace(c.hash);
+      if (ec) {
+        c.error = "the request could not be written: " + ec.message();
+        return complete(c, Outcome::Error);
+      }
+      c.parser.emplace(&c.body);
       http::async_read(c.sock, c.buf, *c.parser, [this, &c](error_code ec2, std::size_t) {
         if (c.timed_out) return complete(c, Outcome::Timeout);
-        if (ec2) return complete(c, Outcome::Error);
+        if (ec2) {
+          c.error = "the response could not be read: " + ec2.message();
+          return complete(c, Outcome::Error);
+        }
         complete(c, Outcome::Ok);
       });
     });
@@ -283,6 +291,7 @@ class Engine {
     const Request& r = c.req;
     if (outcome == Outcome::Ok) {
       const XXH128_hash_t h = c.parser->digest();
+      if (o_.book) o_.book->answer(set_.paths[r.path], r.k, c.parser->status, BodyDigest{h.high64, h.low64}, c.body);
       auto& seen = seen_[r.path];
       if (!seen)
         seen = h;
@@ -293,7 +302,7 @@ class Engine {
         ++responses_;
         const int code = c.parser->status;
         ++status_[code >= 0 && code < static_cast<int>(status_.size()) ? code : 0];
-        body_bytes_ += c.parser->bytes;
+        body_bytes_ += c.parser->bytes();
         if (o_.keep_latencies) latencies_.push_back(std::chrono::duration<double, std::micro>(now - r.origin).count());
         if (r.waited) ++queued_;
         last_done_ = std::max(last_done_, now);
@@ -302,6 +311,13 @@ class Engine {
       }
     } else {
       close(c);
+      if (o_.book) {
+        if (outcome == Outcome::Timeout)
+          o_.book->timeout();
+        else
+          o_.book->transport_error(set_.paths[r.path], r.k,
+                                   outcome == Outcome::ConnectError ? "the connection was refused" : c.error);
+      }
       if (r.measured) {
         if (outcome == Outcome::Timeout)
           ++timeouts_;

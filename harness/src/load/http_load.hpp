@@ -24,12 +24,12 @@
 // intended — open loop — before start + warmup_s are not counted, but their bodies are
 // digested). Every body is hashed (XXH3-128, hex as perfgate::Digest::hex): the first body of
 // each path is kept as that path's digest; a path that later returns a different body is
-// listed in `inconsistent_paths`. Errors (refused or reset connections, malformed responses)
-// and timeouts (no complete response timeout_s after the request started on its connection)
-// close the connection; the next request reconnects (after 10 ms when the connect failed).
-// The load thread's own CPU time is reported (client_cpu_s beside client_wall_s): headroom
-// there, with a reference client (wrk) reaching the same rate on the same server, is how one
-// knows the generator was not the bottleneck.
+// listed in `inconsistent_paths`. With LoadOptions::book, every answer is also checked there
+// (status and body against the path's first answer: the equivalence gate of services). Errors (refused or reset
+// connections, malformed responses) and timeouts (no complete response timeout_s after the request started on its
+// connection) close the connection; the next request reconnects (after 10 ms when the connect failed). The load
+// thread's own CPU time is reported (client_cpu_s beside client_wall_s): headroom there, with a reference client (wrk)
+// reaching the same rate on the same server, is how one knows the generator was not the bottleneck.
 #pragma once
 
 #include <cstddef>
@@ -38,6 +38,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "load/response_book.hpp"
 
 namespace perfgate::load {
 
@@ -96,6 +98,9 @@ struct LoadOptions {
   std::uint64_t seed = 1;          // the request sequence (RequestSet::pick)
   double warmup_s = 0.0;           // run this long before measuring (responses not counted)
   bool keep_latencies = true;      // keep every latency in LoadResult::latencies_us
+  // When set, every answer (warm-up included) is checked in it as it arrives; the caller
+  // names the run with book->begin() first. Only touched by the load thread while it runs.
+  ResponseBook* book = nullptr;
 };
 
 struct LoadResult {

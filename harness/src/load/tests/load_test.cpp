@@ -205,6 +205,23 @@ TEST(Load, ListsPathsThatAnswerDifferentBodies) {
   EXPECT_EQ(r.inconsistent_paths, std::vector<std::string>{"/counter"});
 }
 
+TEST(Load, ChecksEveryAnswerInTheResponseBook) {
+  TestServer server;
+  perfgate::load::ResponseBook book;
+  auto o = count_mode(server.port, 40, 2);
+  o.book = &book;
+  book.begin("before", 1, "window");
+  run_load(o, RequestSet::from_paths({"/echo/a", "/status/404", "/close"}).cycle());
+  EXPECT_FALSE(book.failure()) << *book.failure();
+  EXPECT_EQ(book.answers(), 40u);
+  book.begin("after", 1, "window");
+  run_load(o, RequestSet::from_paths({"/counter", "/echo/a"}).cycle());
+  ASSERT_TRUE(book.failure());
+  EXPECT_NE(book.failure()->find("GET /counter: after (round 1, window request #"), std::string::npos)
+      << *book.failure();
+  EXPECT_NE(book.failure()->find("first differing byte at offset 0"), std::string::npos) << *book.failure();
+}
+
 TEST(Load, CountsStatusCodes) {
   TestServer server;
   const auto set = RequestSet::from_paths({"/status/200", "/status/404", "/status/503", "/nowhere"}).cycle();
