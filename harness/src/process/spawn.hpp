@@ -1,0 +1,66 @@
+// The one function that creates a child process. Everything else that starts a program
+// (samples, services, PostgreSQL, short probes) describes it in a SpawnSpec and calls spawn().
+//
+// Where cgroup v2 allows it (Linux >= 5.7), the child is created directly inside its cgroup
+// with clone3(CLONE_INTO_CGROUP): it never moves, so the move's cost never lands in the
+// sample's wall time. Boost.Process 1.74 only forks, so this is a raw syscall. Otherwise (an
+// older kernel, a refused clone3, v1 hierarchies) the child writes itself into each
+// cgroup.procs between fork and exec, before a line of the program runs.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace perfgate::process {
+
+namespace fs = std::filesystem;
+
+struct SpawnSpec {
+  std::vector<std::string> argv;      // argv[0]: the program's path (see find_program)
+  std::vector<std::string> env;       // the whole environment of the child, NAME=value
+  fs::path cwd;                       // empty: ours
+  int stdout_fd = -1;                 // -1: /dev/null; stdin is always /dev/null
+  int stderr_fd = -1;                 // -1: /dev/null
+  std::vector<int> cpus;              // empty: not pinned
+  std::optional<fs::path> v2_cgroup;  // a cgroup v2 directory to be born into
+  std::vector<fs::path> v1_cgroups;   // v1 directories the child joins before exec
+  std::optional<uid_t> uid;           // drop to this user (and gid) before exec; needs root
+  std::optional<gid_t> gid;
+  int pdeath_signal = SIGKILL;  // sent to the child when the thread that started it exits
+  bool new_process_group = true;
+  // Runs first in the child (async-signal-safe calls only); for callers with their own setup.
+  const std::function<void()>* before_exec = nullptr;
+};
+
+struct Spawned {
+  pid_t pid = -1;
+  bool born_in_cgroup = false;  // clone3 placed it in v2_cgroup: no cgroup.procs write
+};
+
+// The child could not be created or could not exec: names the program, the step and errno.
+struct SpawnError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Creates the child and returns once it has exec'd (or throws SpawnError).
+Spawned spawn(const SpawnSpec& spec);
+
+// Our environment as NAME=value, with `overrides` added or replacing.
+std::vector<std::string> environment_with(const std::vector<std::pair<std::string, std::string>>& overrides);
+
+// Resolve a program name against PATH (a name with a slash is returned as is); nullopt when
+// not found.
+std::optional<std::string> find_program(const std::string& name);
+
+// Which way children are created here: "clone3-into-cgroup" or "fork+cgroup.procs".
+// PERFGATE_SPAWN=fork forces the second (to measure what the move costs).
+std::string creation_method();
+
+}  // namespace perfgate::process
