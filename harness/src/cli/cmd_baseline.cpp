@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/pipeline.hpp"
+#include "suite/baseline_apply.hpp"
 #include "common/errors.hpp"
 #include "gate/baseline_gate.hpp"
 #include "store/baseline_file.hpp"
@@ -15,7 +15,7 @@ namespace {
 using json = nlohmann::json;
 
 std::filesystem::path baseline_path(const std::string& given) {
-  return given.empty() ? default_baseline_path() : std::filesystem::path(given);
+  return given.empty() ? suite::default_baseline_path() : std::filesystem::path(given);
 }
 
 bool wanted(const std::vector<std::string>& only, const std::string& name) {

@@ -1,5 +1,5 @@
 // `perfgate history add|show`: every run's figures in SQLite or PostgreSQL, and the series of
-// one scenario's metric with its change points (store/history_db.hpp, gate/change_points.hpp).
+// one scenario's metric with its change points (store/history_db.hpp, stats/change_points.hpp).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +8,7 @@
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "gate/change_points.hpp"
+#include "stats/change_points.hpp"
 #include "store/history_db.hpp"
 #include "store/results_input.hpp"
 
@@ -58,7 +58,7 @@ void add_history_command(CLI::App& app) {
   auto scenario = std::make_shared<std::string>(), metric = std::make_shared<std::string>();
   auto profile = std::make_shared<std::string>(), variant = std::make_shared<std::string>("after");
   auto median = std::make_shared<bool>(false);
-  auto fit = std::make_shared<gate::StepFitOptions>();
+  auto fit = std::make_shared<stats::StepFitOptions>();
   auto min_step = std::make_shared<double>(5.0);
   auto json_out = std::make_shared<std::string>();
   auto* show = cmd->add_subcommand(
@@ -106,8 +106,8 @@ void add_history_command(CLI::App& app) {
     fit->min_step = *min_step / 100.0;
     std::vector<double> values;
     for (const auto& p : points) values.push_back(p.value);
-    auto steps = gate::fit_steps(values, *fit);
-    std::map<std::size_t, const gate::ChangePoint*> at;
+    auto steps = stats::fit_steps(values, *fit);
+    std::map<std::size_t, const stats::ChangePoint*> at;
     for (const auto& c : steps.points) at[c.index] = &c;
 
     std::cout << *scenario << " · " << prof << " · "

@@ -36,23 +36,12 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
     plan::RunPlan plan;
     if (!o->shard.empty()) {
       const auto shard = plan::parse_shard(o->shard);
-      if (chosen.empty())
-        for (const auto& m : catalog) chosen.push_back(m.name);
-      for (const auto& n : chosen) catalog::find_scenario(catalog, n);  // unknown names are exit 2 in every shard
-      auto mine = plan::shard_names(chosen, shard);
-      extra["shard"] = {{"index", shard.index},
-                        {"count", shard.count},
-                        {"scenarios", mine},
-                        {"of", static_cast<int>(plan::shard_names(chosen, {1, 1}).size())}};
-      // Plan every shard's scenarios for the whole run's Holm family, then keep this shard's.
-      auto all = plan::plan_run(catalog, chosen, *o);
-      plan = mine.empty() ? plan::plan_nothing(*o) : plan::plan_run(catalog, mine, *o);
-      plan.seed = o->seed ? *o->seed : plan.seed;
-      plan.gated_total = all.gated_total;
-      plan.family_total = all.gated_total;
-      if (mine.empty())
-        std::cerr << "perfgate: shard " << o->shard << " has no scenarios (" << chosen.size() << " scenarios in "
-                  << shard.count << " shards)\n";
+      auto sharded = plan::plan_shard(catalog, chosen, shard, *o);
+      plan = std::move(sharded.plan);
+      extra["shard"] = sharded.info;
+      if (sharded.names.empty())
+        std::cerr << "perfgate: shard " << o->shard << " has no scenarios (" << sharded.info["of"].get<int>()
+                  << " scenarios in " << shard.count << " shards)\n";
     } else {
       plan = plan::plan_run(catalog, chosen, *o);
     }

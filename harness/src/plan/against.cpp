@@ -1,9 +1,8 @@
 #include "plan/against.hpp"
 
-#include <cstdio>
-
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
+#include "common/git_probe.hpp"
 #include "run/child.hpp"
 
 namespace perfgate::plan {
@@ -17,18 +16,6 @@ bool holds_scenarios(const fs::path& dir) {
   for (const auto& e : fs::directory_iterator(dir))
     if (e.is_directory() && fs::exists(e.path() / "scenario.json")) return true;
   return false;
-}
-
-std::string git_commit(const fs::path& dir) {
-  std::string out;
-  std::string cmd = "git -C '" + dir.string() + "' rev-parse HEAD 2>/dev/null";
-  if (FILE* p = ::popen(cmd.c_str(), "r")) {
-    char buf[128];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    ::pclose(p);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out.empty() ? "unknown" : out;
 }
 
 }  // namespace
@@ -87,7 +74,7 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
   finish_plan(rp, o);
   return {{"dir", fs::absolute(dir).string()},
           {"catalog", fs::absolute(catalog_dir).string()},
-          {"git", {{"commit", git_commit(dir)}}},
+          {"git", {{"commit", git_state(dir).commit}}},
           {"meaning", "before = the other build's after; after = this build's after; ratio = this/other"}};
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 
 namespace perfgate::plan {
@@ -33,6 +34,25 @@ std::vector<std::string> shard_names(std::vector<std::string> names, const Shard
   std::vector<std::string> out;
   for (std::size_t k = 0; k < names.size(); ++k)
     if (static_cast<int>(k % static_cast<std::size_t>(s.count)) == s.index - 1) out.push_back(names[k]);
+  return out;
+}
+
+ShardPlan plan_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen, const Shard& shard,
+                     const RunOptions& options) {
+  if (chosen.empty())
+    for (const auto& m : catalog) chosen.push_back(m.name);
+  for (const auto& n : chosen) catalog::find_scenario(catalog, n);
+  ShardPlan out;
+  out.names = shard_names(chosen, shard);
+  out.info = {{"index", shard.index},
+              {"count", shard.count},
+              {"scenarios", out.names},
+              {"of", static_cast<int>(shard_names(chosen, {1, 1}).size())}};
+  const auto all = plan_run(catalog, chosen, options);
+  out.plan = out.names.empty() ? plan_nothing(options) : plan_run(catalog, out.names, options);
+  out.plan.seed = options.seed ? *options.seed : out.plan.seed;
+  out.plan.gated_total = all.gated_total;
+  out.plan.family_total = all.gated_total;
   return out;
 }
 

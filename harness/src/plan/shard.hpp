@@ -4,8 +4,11 @@
 // selection give the same shards on every machine, and the counts differ by at most one.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "plan/plan.hpp"
 
 namespace perfgate::plan {
 
@@ -19,5 +22,18 @@ Shard parse_shard(const std::string& text);
 
 // The names of shard `s` among `names` (any order; duplicates removed).
 std::vector<std::string> shard_names(std::vector<std::string> names, const Shard& s);
+
+// One shard of a run: its plan, whose Holm family is the whole selection's (every shard's
+// gated comparisons, so verdicts stay valid when shards are merged), and the results' run.shard.
+struct ShardPlan {
+  RunPlan plan;
+  std::vector<std::string> names;  // this shard's scenarios; empty for an empty shard
+  nlohmann::json info;             // {index, count, scenarios, of}
+};
+
+// `chosen` empty: the whole catalog. An unknown name is exit 2 in every shard, not only in
+// the one it would fall into.
+ShardPlan plan_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen, const Shard& shard,
+                     const RunOptions& options);
 
 }  // namespace perfgate::plan

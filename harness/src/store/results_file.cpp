@@ -1,24 +1,9 @@
 #include "store/results_file.hpp"
 
-#include <chrono>
-#include <ctime>
-
 #include "common/files.hpp"
 #include "measure/host.hpp"
 
 namespace perfgate::store {
-
-double now_unix() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
-
-std::string now_iso8601() {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t t = std::chrono::system_clock::to_time_t(now);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 ResultsFile::ResultsFile(fs::path path, json run, json host) : path_(std::move(path)) {
   // nlohmann::json keeps keys sorted; ordered_json would keep insertion order, but the schema

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "common/time_stamp.hpp"
+
 namespace perfgate::store {
 
 namespace fs = std::filesystem;
@@ -30,9 +32,8 @@ class ResultsFile {
   json doc_;
 };
 
-std::string now_iso8601();
-// Seconds since the epoch, sub-second: run.started_unix / finished_unix order runs that start
-// within one second (two batches under one lock).
-double now_unix();
+// The time stamps live in common/; these names stay for the store's own files.
+using perfgate::now_iso8601;
+using perfgate::now_unix;
 
 }  // namespace perfgate::store

@@ -1,15 +1,14 @@
-#include "cli/gbench_scenario.hpp"
+#include "run/gbench_runner.hpp"
 
 #include <cstdint>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "common/errors.hpp"
 #include "measure/cgroup.hpp"
 #include "run/child.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::run {
 
 using json = nlohmann::json;
 
@@ -43,11 +42,6 @@ std::pair<std::string, std::string> split_name(std::string name) {
 }
 
 }  // namespace
-
-int gbench_repetitions(const plan::ScenarioPlan& sp) {
-  const json& r = sp.params.value("repetitions", json());
-  return r.is_number_integer() && r.get<int>() >= 2 ? r.get<int>() : sp.min_rounds;
-}
 
 GbenchRun pair_gbench_output(const json& doc) {
   GbenchRun g;
@@ -108,7 +102,7 @@ GbenchRun pair_gbench_output(const json& doc) {
   for (std::size_t i = 0; i < rounds; ++i) {
     int order = 0;
     for (const std::string side : {"before", "after"}) {
-      run::Sample s;
+      Sample s;
       s.round = static_cast<int>(i) + 1;
       s.variant = side;
       s.order = order++;
@@ -144,50 +138,38 @@ GbenchRun pair_gbench_output(const json& doc) {
   return g;
 }
 
-GbenchRun run_gbench_scenario(const plan::ScenarioPlan& sp, const TempDir& run_dir) {
-  const fs::path dir = run_dir.subdir("gbench-" + sp.manifest.name);
-  const int reps = gbench_repetitions(sp);
-  run::ChildSpec spec;
-  spec.argv = {sp.program,
-               "--benchmark_repetitions=" + std::to_string(reps),
+GbenchRun run_gbench(const GbenchSpec& gs, const TempDir& run_dir) {
+  const fs::path dir = run_dir.subdir("gbench-" + gs.scenario);
+  ChildSpec spec;
+  spec.argv = {gs.program,
+               "--benchmark_repetitions=" + std::to_string(gs.repetitions),
                "--benchmark_format=json",
                "--benchmark_out=" + (dir / "out.json").string(),
                "--benchmark_out_format=json",
                "--benchmark_enable_random_interleaving=true"};
-  if (sp.params.contains("min_time")) {
-    const json& t = sp.params["min_time"];
-    std::ostringstream v;
-    if (t.is_string())
-      v << t.get<std::string>();
-    else
-      v << t.get<double>();
-    spec.argv.push_back("--benchmark_min_time=" + v.str());
-  }
-  if (sp.params.contains("filter") && sp.params["filter"].is_string())
-    spec.argv.push_back("--benchmark_filter=" + sp.params["filter"].get<std::string>());
-  for (const auto& v : sp.variants)
-    if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
-      spec.argv.insert(spec.argv.end(), it->second.begin(), it->second.end());
+  if (gs.min_time) spec.argv.push_back("--benchmark_min_time=" + *gs.min_time);
+  if (gs.filter) spec.argv.push_back("--benchmark_filter=" + *gs.filter);
+  spec.argv.insert(spec.argv.end(), gs.extra_args.begin(), gs.extra_args.end());
   spec.cwd = dir;
   spec.stdout_path = dir / "stdout";
   spec.stderr_path = dir / "stderr";
-  spec.cpus = sp.cpus;
-  spec.timeout_s = sp.timeout_s;
-  measure::SampleCgroup cg(sp.manifest.name + "-gbench");
-  auto r = run::run_child(spec, cg);
+  spec.cpus = gs.cpus;
+  spec.timeout_s = gs.timeout_s;
+  measure::SampleCgroup cg(gs.scenario + "-gbench");
+  auto r = run_child(spec, cg);
   if (r.timed_out)
-    throw RunError(sp.manifest.name + ": the benchmark binary timed out after " +
-                   std::to_string(static_cast<int>(sp.timeout_s)) + " s");
+    throw RunError(gs.scenario + ": the benchmark binary timed out after " +
+                   std::to_string(static_cast<int>(gs.timeout_s)) + " s");
   if (r.signal || r.exit_code != 0)
-    throw RunError(sp.manifest.name + ": the benchmark binary failed (" +
+    throw RunError(gs.scenario + ": the benchmark binary failed (" +
                    (r.signal ? "signal " + std::to_string(r.signal) : "exit " + std::to_string(r.exit_code)) +
                    "); its stderr:\n" + tail_of_file(spec.stderr_path));
   auto text = try_read_file(dir / "out.json");
   json doc = text ? json::parse(*text, nullptr, false) : json();
-  if (!doc.is_object()) throw RunError(sp.manifest.name + ": the benchmark binary wrote no JSON to --benchmark_out");
+  if (!doc.is_object()) throw RunError(gs.scenario + ": the benchmark binary wrote no JSON to --benchmark_out");
   GbenchRun g = pair_gbench_output(doc);
   g.argv = spec.argv;
   return g;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::run

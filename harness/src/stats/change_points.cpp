@@ -1,10 +1,10 @@
-#include "gate/change_points.hpp"
+#include "stats/change_points.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-namespace perfgate::gate {
+namespace perfgate::stats {
 namespace {
 
 double median_of(std::vector<double> v) {
@@ -94,4 +94,4 @@ StepFit fit_steps(const std::vector<double>& values, const StepFitOptions& o) {
   return fit;
 }
 
-}  // namespace perfgate::gate
+}  // namespace perfgate::stats

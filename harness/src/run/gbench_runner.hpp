@@ -4,34 +4,43 @@
 // repetition i of every X/before and X/after becomes round i, as run::Sample values, so the
 // statistics and gates work unchanged. Metrics (ns, lower is better): real_time and cpu_time,
 // the sums over the pairs, and, with several pairs, X:real_time and X:cpu_time for each.
-// Profile params: repetitions (default: the profile's min_rounds), min_time (seconds), filter.
+// The suite layer turns the profile's params (repetitions, min_time, filter) into a GbenchSpec.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/files.hpp"
-#include "plan/plan.hpp"
 #include "run/sample.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::run {
+
+struct GbenchSpec {
+  std::string scenario;  // names the cgroup and every message
+  std::string program;
+  int repetitions = 2;
+  std::optional<std::string> min_time;  // --benchmark_min_time, as given ("0.05s" or "0.05")
+  std::optional<std::string> filter;    // --benchmark_filter
+  std::vector<std::string> extra_args;  // appended as they are (--scenario-arg)
+  std::vector<int> cpus;
+  double timeout_s = 600;
+};
 
 struct GbenchRun {
   std::vector<std::string> argv;
-  std::vector<run::Sample> samples;
+  std::vector<Sample> samples;
   int rounds = 0;
   nlohmann::json equivalence;  // the "same benchmarks" gate
   nlohmann::json context;      // Google Benchmark's context block
   std::vector<std::string> notes;
 };
 
-int gbench_repetitions(const plan::ScenarioPlan& sp);
-
 // Throws RunError when the binary fails or prints no pair; Interrupted on SIGINT.
-GbenchRun run_gbench_scenario(const plan::ScenarioPlan& sp, const TempDir& run_dir);
+GbenchRun run_gbench(const GbenchSpec& spec, const TempDir& run_dir);
 
 // Pairs the iteration entries of a Google Benchmark JSON document (exposed for tests).
 GbenchRun pair_gbench_output(const nlohmann::json& doc);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::run

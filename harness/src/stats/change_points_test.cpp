@@ -1,10 +1,10 @@
-#include "gate/change_points.hpp"
+#include "stats/change_points.hpp"
 
 #include <gtest/gtest.h>
 
 #include <random>
 
-using perfgate::gate::fit_steps;
+using perfgate::stats::fit_steps;
 
 namespace {
 

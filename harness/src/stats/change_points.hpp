@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace perfgate::gate {
+namespace perfgate::stats {
 
 struct StepFitOptions {
   double penalty = 2.0;
@@ -37,4 +37,4 @@ struct StepFit {
 
 StepFit fit_steps(const std::vector<double>& values, const StepFitOptions& options = {});
 
-}  // namespace perfgate::gate
+}  // namespace perfgate::stats

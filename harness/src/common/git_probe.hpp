@@ -1,0 +1,17 @@
+// Which commit a tree is at, for the results' run.git and --against's other build. A tree
+// that is not a git checkout (a release tarball) answers "unknown", never an error.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace perfgate {
+
+struct GitState {
+  std::string commit = "unknown";  // HEAD, or "unknown"
+  bool dirty = false;              // tracked files modified
+};
+
+GitState git_state(const std::filesystem::path& dir);
+
+}  // namespace perfgate

@@ -1,0 +1,41 @@
+#include "suite/family.hpp"
+
+#include <algorithm>
+
+#include "common/errors.hpp"
+
+namespace perfgate::suite {
+
+void decide_family(std::vector<stats::Comparison*> gated, int family_total, double alpha_per_look, double noise) {
+  std::vector<stats::Comparison> others(
+      static_cast<std::size_t>(std::max(0, family_total - static_cast<int>(gated.size()))));
+  for (auto& c : others) {
+    c.r.p_wilcoxon = 1;
+    c.r.ci = {1, 1};
+    c.better = "lower";
+    gated.push_back(&c);
+  }
+  stats::decide_family(gated, alpha_per_look, noise);
+}
+
+int worse_exit_code(int a, int b) {
+  // Not equal work makes any timing meaningless, so it outranks everything; a run that could
+  // not be made outranks a verdict about the runs that could.
+  auto rank = [](int c) {
+    return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0;
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
+RunEnding run_ending(int exit_code, bool interrupted) {
+  RunEnding e;
+  e.status = interrupted ? "interrupted" : exit_code == kExitOk ? "passed" : exit_code == kExitRun ? "error" : "failed";
+  e.exit_code = interrupted ? static_cast<int>(kExitInterrupted) : exit_code;
+  e.stop_reason = interrupted               ? "interrupted"
+                  : e.exit_code == kExitOk  ? "completed"
+                  : e.exit_code == kExitRun ? "error"
+                                            : "gate failed";
+  return e;
+}
+
+}  // namespace perfgate::suite

@@ -1,0 +1,29 @@
+// The run's verdict family and its exit code. Every gated comparison of the run is one Holm
+// family at the per-look level; a shard pads its family with the other shards' comparisons
+// (as p = 1) so verdicts stay valid when shards are merged. Scenario exit codes combine by
+// severity, not by number: equivalence (3) > could not run (4) > performance (1) > usage (2).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "stats/scenario_stats.hpp"
+
+namespace perfgate::suite {
+
+// Holm across `gated` plus (family_total − gated.size()) absent comparisons at p = 1, each
+// decided at alpha_per_look against the noise band. family_total ≤ gated.size(): no padding.
+void decide_family(std::vector<stats::Comparison*> gated, int family_total, double alpha_per_look, double noise);
+
+// The more severe of two exit codes.
+int worse_exit_code(int a, int b);
+
+// The results' run.status and run.stop_reason for a run's exit code.
+struct RunEnding {
+  int exit_code;
+  std::string status;       // passed, failed, error, interrupted
+  std::string stop_reason;  // completed, gate failed, error, interrupted
+};
+RunEnding run_ending(int exit_code, bool interrupted);
+
+}  // namespace perfgate::suite

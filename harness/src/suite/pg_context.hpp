@@ -1,0 +1,24 @@
+// The PostgreSQL server of a run, opened at the first scenario that needs it and stopped
+// (cluster deleted, or perfgate's databases dropped) when the run ends, however it ends.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure/cgroup.hpp"
+#include "postgres/pg_server.hpp"
+#include "suite/status_line.hpp"
+
+namespace perfgate::suite {
+
+struct PgContext {
+  std::unique_ptr<measure::SampleCgroup> cgroup;  // the throwaway cluster's own cgroup
+  std::vector<std::string> procs_files;
+  std::unique_ptr<fixtures::PgServer> server;
+
+  // The server, started (or connected to, with PERFGATE_PG_DSN) on first use. Throws RunError.
+  fixtures::PgServer& open(const StatusLine& status);
+};
+
+}  // namespace perfgate::suite

@@ -1,0 +1,66 @@
+#include "suite/run_document.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "common/git_probe.hpp"
+#include "common/shell_words.hpp"
+#include "common/time_stamp.hpp"
+
+namespace perfgate::suite {
+
+using json = nlohmann::json;
+
+std::vector<std::string> reproduce_argv(const std::vector<std::string>& argv, std::uint64_t seed) {
+  std::vector<std::string> out = argv;
+  bool has_seed = false;
+  for (const auto& a : argv) has_seed = has_seed || a == "--seed" || a.rfind("--seed=", 0) == 0;
+  if (!has_seed) {
+    out.push_back("--seed");
+    out.push_back(std::to_string(seed));
+  }
+  return out;
+}
+
+std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp) {
+  if (sp.ab) return join_command(argv);
+  std::vector<std::string> out;
+  bool named = false;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& a = argv[i];
+    // A word that is neither a flag nor a flag's value is a scenario name (argv[0] is the
+    // program, argv[1] the command).
+    if (i > 1 && a.rfind("-", 0) != 0 && argv[i - 1].rfind("--", 0) != 0) {
+      if (!named) out.push_back(sp.manifest.name);
+      named = true;
+      continue;
+    }
+    out.push_back(a);
+  }
+  if (!named) {
+    auto it = std::find(out.begin(), out.end(), "run");
+    out.insert(it == out.end() ? out.end() : it + 1, sp.manifest.name);
+  }
+  return join_command(out);
+}
+
+json run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv, const json& run_extra) {
+  const std::string source = PERFGATE_SOURCE_DIR;
+  const GitState git = git_state(source);
+  json run = {{"id", now_iso8601() + "-" + std::to_string(::getpid())},
+              {"started_at", now_iso8601()},
+              {"finished_at", nullptr},
+              {"command_line", argv},
+              {"reproduce", join_command(reproduce_argv(argv, rp.seed))},
+              {"perfgate_version", PERFGATE_VERSION},
+              {"git", {{"commit", git.commit}, {"dirty", git.dirty}, {"source", source}}},
+              {"profile", rp.scenarios.empty() ? "" : rp.scenarios.front().profile},
+              {"seed", rp.seed},
+              {"options", rp.options_json()},
+              {"stop_reason", "running"}};
+  for (const auto& [k, v] : run_extra.items()) run[k] = v;
+  return run;
+}
+
+}  // namespace perfgate::suite

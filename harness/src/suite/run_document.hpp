@@ -1,0 +1,26 @@
+// The results' `run` header (docs/results-schema.md): who ran what, from which commit, how to
+// re-run it; and each scenario's own reproduce command.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace perfgate::suite {
+
+// The command line as run, with --seed SEED appended when it was not given, so that
+// re-running it draws the same orders and resamples.
+std::vector<std::string> reproduce_argv(const std::vector<std::string>& argv, std::uint64_t seed);
+
+// The run's command narrowed to one scenario: other scenario names dropped, this one kept
+// (added after `run` when the command named none). `perfgate ab` commands are kept whole.
+std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp);
+
+// id, started_at, command_line, reproduce, version, git, profile, seed, options, and
+// stop_reason "running"; the caller adds baseline and the fields of `run_extra`.
+nlohmann::json run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv,
+                          const nlohmann::json& run_extra);
+
+}  // namespace perfgate::suite

@@ -1,0 +1,274 @@
+#include "suite/scenario_run.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "gate/equivalence.hpp"
+#include "gate/policy.hpp"
+#include "measure/host.hpp"
+#include "perfgate/percentile.hpp"
+
+namespace perfgate::suite {
+
+json ScenarioRun::variants_json() const {
+  json out = json::array();
+  for (const auto& v : sp.variants)
+    out.push_back({{"name", v.name},
+                   {"label", v.label},
+                   {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
+                   {"sweep", v.sweep},
+                   {"gated", v.gated()},
+                   {"equivalence", v.equivalence.empty() ? "digest" : "extra." + v.equivalence},
+                   {"workload", v.workload}});
+  return out;
+}
+
+std::vector<run::VariantCommand> ScenarioRun::commands() const {
+  std::vector<run::VariantCommand> out;
+  for (const auto& v : sp.variants) {
+    run::VariantCommand c;
+    c.name = v.name;
+    if (sp.ab) {
+      c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
+      c.digest_stdout = true;
+    } else {
+      // --against: the other build's program runs its own `after` as our `before`.
+      auto prog = sp.program_of.find(v.name);
+      auto as = sp.run_as.find(v.name);
+      c.argv = {prog != sp.program_of.end() ? prog->second : sp.program,
+                "run",
+                "--variant",
+                as != sp.run_as.end() ? as->second : v.name,
+                "--profile",
+                sp.profile,
+                "--fixture",
+                fixture ? fixture->location : "",
+                "--params",
+                sp.params.dump()};
+      c.argv.insert(c.argv.end(), v.args.begin(), v.args.end());
+    }
+    if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
+      c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<stats::VariantPair> ScenarioRun::pairs() const {
+  std::vector<stats::VariantPair> out;
+  for (const auto& v : sp.variants)
+    if (v.compare_to) out.push_back({v.name, *v.compare_to, v.name == "after" && *v.compare_to == "before"});
+  return out;
+}
+
+// At a look: stop when every gated metric is decided — significant at the per-look level
+// (Bonferroni over the run's gated comparisons, the first step of Holm) and outside the
+// band — or clearly inside the band.
+bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const {
+  auto cs = stats::compare_samples(measured, {{"after", "before", true}}, sp.gated_metrics, rp.seed);
+  const double threshold = rp.alpha_per_look / std::max(1, rp.gated_total);
+  std::size_t decided = 0;
+  for (const auto& c : cs) {
+    if (!c.gated) continue;
+    const bool outside = c.r.ci.hi < 1 - rp.noise || c.r.ci.lo > 1 + rp.noise;
+    const bool inside = c.r.ci.lo >= 1 - rp.noise && c.r.ci.hi <= 1 + rp.noise;
+    if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
+  }
+  return decided == sp.gated_metrics.size();
+}
+
+// The progress line's running after/before ratio of the primary metric's medians.
+std::string ScenarioRun::estimate(const std::vector<run::Sample>& samples) const {
+  const std::string& m = sp.manifest.primary_metric;
+  std::vector<double> b, a;
+  for (const auto& s : samples) {
+    if (s.warmup) continue;
+    auto it = s.metrics.find(m);
+    if (it == s.metrics.end()) continue;
+    (s.variant == "before" ? b : s.variant == "after" ? a : b).push_back(it->second.value);
+  }
+  if (b.empty() || a.empty()) return "";
+  double mb = perfgate::percentile(b, 0.5), ma = perfgate::percentile(a, 0.5);
+  if (mb == 0) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof buf, " · after/before %s %.3gx", m.c_str(), ma / mb);
+  return buf;
+}
+
+std::string ScenarioRun::prefix() const {
+  return "[" + std::to_string(index + 1) + "/" + std::to_string(count) + " " + sp.manifest.name + "] ";
+}
+
+void ScenarioRun::execute() {
+  const auto& m = sp.manifest;
+  doc = {{"name", m.name},
+         {"title", m.title},
+         {"source", m.source},
+         {"summary", m.summary},
+         {"kind", m.kind},
+         {"profile", sp.profile},
+         {"policy", sp.policy},
+         {"primary_metric", m.primary_metric},
+         {"params", sp.params},
+         {"cpus", sp.cpus},
+         {"load_before", measure::load_average()},
+         {"variants", variants_json()},
+         {"anchors", m.anchors},
+         {"excluded", json::array()},
+         {"notes", json::array()}};
+  prepare_fixture();
+  doc["fixture"] = fixture ? fixture->to_json() : json();
+  if (m.kind == "gbench")
+    run_gbench_kind();
+  else
+    run_rounds();
+}
+
+// Batch and service kinds: paired rounds with the equivalence (or response) gate checking
+// every sample, stopping at a look once every gated metric is decided.
+void ScenarioRun::run_rounds() {
+  const auto& m = sp.manifest;
+  run::BatchPlan bp;
+  bp.scenario = m.name;
+  bp.variants = commands();
+  json cmds = json::object();
+  for (const auto& c : bp.variants) cmds[c.name] = c.argv;
+  doc["commands"] = cmds;
+  bp.cpus = sp.cpus;
+  bp.warmup = sp.warmup;
+  bp.max_rounds = sp.max_rounds;
+  bp.max_time_s = sp.max_time_s;
+  bp.timeout_s = sp.timeout_s;
+  bp.looks = sp.looks;
+  bp.seed = rp.seed + static_cast<std::uint64_t>(index);
+  if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
+
+  std::map<std::string, std::string> keys;
+  for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
+  gate::EquivalenceGate equivalence(keys, run_dir.path());
+  run::BatchHooks hooks;
+  hooks.on_round = [&](int r, int total, bool warmup) {
+    status.update(prefix() + (warmup ? "warm-up " : "round ") + std::to_string(warmup ? r : r - sp.warmup) + "/" +
+                  std::to_string(total - sp.warmup) + estimate(outcome.samples));
+  };
+  hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { equivalence.check(s, f); };
+  gate::ResponseGate responses;
+  run::ServicePlan service;
+  if (m.kind == "service") {
+    service = service_plan();
+    hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
+      std::map<std::string, std::string> digests;
+      run::Sample s = run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, digests);
+      responses.check(variant, round, digests);
+      return s;
+    };
+  }
+  auto gates_now = [&] {
+    return m.kind == "service" ? json::array({responses.result()}) : json::array({equivalence.result()});
+  };
+  hooks.should_stop = [&](const std::vector<run::Sample>& measured, int) { return clear_at_look(measured); };
+  try {
+    run::run_batch(bp, run_dir, hooks, outcome);
+  } catch (const gate::EquivalenceFailure& e) {
+    outcome.stop_reason = "equivalence failed";
+    error_message = e.what();
+    exit_code = kExitEquivalence;
+  } catch (const Interrupted&) {
+    outcome.stop_reason = "interrupted";
+    doc["gates"] = gates_now();
+    analyse();
+    throw;
+  } catch (const Error& e) {
+    outcome.stop_reason = "error";
+    error_message = e.what();
+    exit_code = e.code();
+  }
+  doc["gates"] = gates_now();
+  analyse();
+  run_microbenchmarks();
+}
+
+void ScenarioRun::fail(const Error& e) {
+  exit_code = e.code();
+  error_message = e.what();
+  outcome.stop_reason = "error";
+  if (!doc.contains("gates")) doc["gates"] = json::array();
+  analyse();
+}
+
+void ScenarioRun::analyse() {
+  json samples = json::array();
+  for (const auto& s : outcome.samples) samples.push_back(run::to_json(s));
+  doc["samples"] = samples;
+  doc["summaries"] = stats::to_json(stats::summarize_samples(outcome.samples));
+  comparisons = stats::compare_samples(outcome.samples, pairs(), sp.gated_metrics, rp.seed);
+  std::vector<stats::Comparison*> informational;
+  for (auto& c : comparisons)
+    if (!c.gated) informational.push_back(&c);
+  stats::decide_exploratory(informational, rp.alpha, rp.noise);
+  json series = json::object(), extra = json::object();
+  for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
+    if (it->warmup) continue;
+    if (!series.contains(it->variant) && !it->series.empty()) series[it->variant] = it->series;
+    if (!extra.contains(it->variant) && !it->extra.empty()) extra[it->variant] = it->extra;
+  }
+  doc["series"] = series;
+  doc["extra"] = extra;
+  doc["stop"] = {{"reason", outcome.stop_reason}, {"rounds", outcome.rounds}, {"looks", outcome.looks_taken}};
+  doc["load_after"] = measure::load_average();
+  int warm = 0;
+  for (const auto& s : outcome.samples) warm += s.warmup;
+  if (warm)
+    doc["excluded"].push_back({{"what", std::to_string(warm) + " warm-up samples"},
+                               {"why",
+                                "warm-up rounds fill caches and page in the program; they are kept in "
+                                "samples but left out of every summary and comparison"}});
+  if (!error_message.empty()) doc["error"] = {{"exit_code", exit_code}, {"message", error_message}};
+  doc["reproduce"] = reproduce;
+  comparisons_to_doc();
+}
+
+void ScenarioRun::comparisons_to_doc() {
+  json cs = json::array();
+  for (const auto& c : comparisons) cs.push_back(stats::to_json(c, 0.95));
+  doc["comparisons"] = cs;
+}
+
+const stats::Comparison* ScenarioRun::find(const std::string& variant, const std::string& metric) const {
+  for (const auto& c : comparisons)
+    if (c.variant == variant && c.baseline == "before" && c.metric == metric) return &c;
+  return nullptr;
+}
+
+void ScenarioRun::finalise() {
+  comparisons_to_doc();
+  if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
+  json g = gate::policy_gate(find("after", sp.manifest.primary_metric), sp.manifest.primary_metric, sp.policy);
+  doc["gates"].push_back(g);
+  bool ok = g["passed"].get<bool>();
+  if (sp.policy == "improve")
+    for (const auto& claim : sp.claims) {
+      json cg = gate::claim_gate(find("after", claim.metric), claim);
+      ok = ok && cg["passed"].get<bool>();
+      doc["gates"].push_back(cg);
+    }
+  if (!ok) exit_code = kExitPerformance;
+  fill_anchors();
+}
+
+// The write-ups' published figures beside ours: each anchor gets our medians and their ratio.
+void ScenarioRun::fill_anchors() {
+  json anchors = doc["anchors"];
+  for (auto& a : anchors) {
+    const std::string metric = a.value("metric", "");
+    const std::string bv = a.value("before_variant", "before"), av = a.value("after_variant", "after");
+    const auto& sum = doc["summaries"];
+    if (sum.contains(bv) && sum[bv].contains(metric) && sum.contains(av) && sum[av].contains(metric)) {
+      double b = sum[bv][metric]["median"], af = sum[av][metric]["median"];
+      a["ours"] = {{"before", b}, {"after", af}, {"ratio", b != 0 ? json(af / b) : json()}};
+    }
+  }
+  doc["anchors"] = anchors;
+}
+
+}  // namespace perfgate::suite

@@ -1,0 +1,77 @@
+// One scenario through the data flow: fixture → runner → stats → gates, into its entry of the
+// results document. Verdicts are provisional until the run's Holm family is decided
+// (suite/family.hpp); finalise() then adds the policy and claim gates and the exit code.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cache/fixture_cache.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "plan/plan.hpp"
+#include "run/batch_runner.hpp"
+#include "run/service_sampler.hpp"
+#include "stats/scenario_stats.hpp"
+#include "suite/pg_context.hpp"
+#include "suite/status_line.hpp"
+
+namespace perfgate::suite {
+
+using json = nlohmann::json;
+
+struct ScenarioRun {
+  ScenarioRun(const plan::ScenarioPlan& sp_, const plan::RunPlan& rp_, const StatusLine& status_,
+              const TempDir& run_dir_, int index_, int count_)
+      : sp(sp_), rp(rp_), status(status_), run_dir(run_dir_), index(index_), count(count_) {}
+  const plan::ScenarioPlan& sp;
+  const plan::RunPlan& rp;
+  const StatusLine& status;
+  const TempDir& run_dir;
+  int index, count;
+  std::string reproduce;  // the command that re-runs exactly this scenario
+  PgContext* pg = nullptr;
+
+  json doc;
+  run::BatchOutcome outcome;
+  std::vector<stats::Comparison> comparisons;
+  std::optional<fixtures::FixtureInfo> fixture;
+  std::string error_message;
+  int exit_code = kExitOk;
+
+  // Prepares the fixture and runs every round. Throws Interrupted (after analysing what
+  // completed) and Error when the scenario could not even start.
+  void execute();
+  // Summaries and comparisons of whatever samples exist.
+  void analyse();
+  // After the run's Holm correction: the policy and claim gates and this scenario's exit code.
+  void finalise();
+  // Records an error that stopped the scenario before its rounds, then analyses what exists.
+  void fail(const Error& e);
+
+  // The comparison of `variant` against before on `metric`, or null.
+  const stats::Comparison* find(const std::string& variant, const std::string& metric) const;
+  std::string prefix() const;
+
+ private:
+  json variants_json() const;
+  std::vector<run::VariantCommand> commands() const;
+  std::vector<stats::VariantPair> pairs() const;
+  bool clear_at_look(const std::vector<run::Sample>& measured) const;
+  std::string estimate(const std::vector<run::Sample>& samples) const;
+  void comparisons_to_doc();
+  void fill_anchors();
+  void run_rounds();
+
+  // suite/scenario_fixture.cpp
+  void prepare_fixture();
+  void prepare_postgres();
+  run::ServicePlan service_plan() const;
+  // suite/scenario_gbench.cpp
+  void run_gbench_kind();
+  void run_microbenchmarks();
+};
+
+}  // namespace perfgate::suite
