@@ -1,25 +1,19 @@
 #include "common/git_probe.hpp"
 
-#include <cstdio>
+#include <chrono>
 #include <vector>
 
-#include "common/shell_words.hpp"
+#include "process/capture.hpp"
 
 namespace perfgate {
 
 namespace {
 
-// The trimmed stdout of `git -C DIR ARGS`; empty when git is missing or fails.
-// TODO(process module): spawn through harness/src/process/ once it exists, not popen.
+// The trimmed stdout of `git -C DIR ARGS`; empty when git is missing, fails or hangs.
 std::string git_output(const std::filesystem::path& dir, const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"git", "-C", dir.string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::string out;
-  if (FILE* p = ::popen((join_command(argv) + " 2>/dev/null").c_str(), "r")) {
-    char buf[512];
-    while (std::fgets(buf, sizeof buf, p)) out += buf;
-    ::pclose(p);
-  }
+  std::string out = process::capture_stdout(argv, std::chrono::seconds(10)).value_or("");
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out;
 }
