@@ -24,6 +24,27 @@ std::string gzip(std::string_view raw, int level) {
   return out;
 }
 
+std::string gzip_text_then_stored(std::string_view text, std::string_view blob, int level) {
+  z_stream z{};
+  if (deflateInit2(&z, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error("deflateInit2 failed");
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size() + blob.size())) + 64, '\0');
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  int rc = deflate(&z, Z_BLOCK);
+  // deflateParams ends the current block, so the blob starts a stored block of its own.
+  if (rc == Z_OK) rc = deflateParams(&z, 0, Z_DEFAULT_STRATEGY);
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(blob.data()));
+  z.avail_in = static_cast<uInt>(blob.size());
+  if (rc == Z_OK) rc = deflate(&z, Z_FINISH);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  if (rc != Z_STREAM_END) throw std::runtime_error("deflate did not finish");
+  return out;
+}
+
 Inflater::Inflater() {
   if (inflateInit2(&z_, 15 + 16) != Z_OK) throw std::runtime_error("inflateInit2 failed");
 }

@@ -11,6 +11,11 @@ namespace asset_cache {
 // gzip (RFC 1952) at `level`, with a fixed header (mtime 0), so equal input gives equal bytes.
 std::string gzip(std::string_view raw, int level = 6);
 
+// One gzip member of `text` + `blob`: `text` deflated at `level`, then `blob` in stored
+// blocks (level 0). For content whose bulk cannot be compressed (random bytes), which zlib
+// would otherwise Huffman-code at no gain and make every inflate decode symbol by symbol.
+std::string gzip_text_then_stored(std::string_view text, std::string_view blob, int level = 6);
+
 // Inflates one gzip member; reuses its zlib state between calls (one Inflater per thread).
 class Inflater {
  public:

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -77,6 +78,9 @@ SeedParams SeedParams::from_json(const nlohmann::json& j) {
   p.min_gz_bytes = j.value("min_gz_bytes", p.min_gz_bytes);
   p.max_gz_bytes = j.value("max_gz_bytes", p.max_gz_bytes);
   p.seed = j.value("seed", p.seed);
+  p.text_fraction = j.value("text_fraction", p.text_fraction);
+  if (!(p.text_fraction > 0.0 && p.text_fraction <= 1.0))
+    throw std::invalid_argument("params: text_fraction must be in (0, 1]");
   if (p.packages < 1 || p.versions < 1) throw std::invalid_argument("params: packages and versions must be >= 1");
   if (p.min_gz_bytes < 64 || p.max_gz_bytes < p.min_gz_bytes)
     throw std::invalid_argument("params: need 64 <= min_gz_bytes <= max_gz_bytes");
@@ -166,28 +170,40 @@ std::string js_text(std::uint64_t seed, std::size_t length) {
 
 std::pair<std::string, std::string> make_asset(const AssetSpec& a, const SeedParams& p) {
   const std::size_t target = std::clamp(a.target_gz_bytes, p.min_gz_bytes, p.max_gz_bytes);
-  std::string text = js_text(a.content_seed, target * 8);
-  // Cut the text so its gzip lands near the target: two secant steps, then nudge into range.
-  std::size_t len = std::min(text.size(), target * 4);
-  std::string gz = gzip(std::string_view(text).substr(0, len));
-  for (int i = 0; i < 2; ++i) {
-    len = std::min(text.size(), static_cast<std::size_t>(static_cast<double>(len) * static_cast<double>(target) /
-                                                         static_cast<double>(gz.size())));
-    gz = gzip(std::string_view(text).substr(0, len));
-  }
-  for (int guard = 0; (gz.size() > p.max_gz_bytes || gz.size() < p.min_gz_bytes) && guard < 64; ++guard) {
-    if (gz.size() > p.max_gz_bytes)
-      len -= len / 20 + 1;
-    else {
-      if (len >= text.size()) text = js_text(a.content_seed, text.size() * 2);
-      len = std::min(text.size(), len + len / 20 + 1);
+  // Raw length len -> {raw, gzip}: the first ceil(len * text_fraction) bytes JavaScript text,
+  // the rest random bytes stored as they are.
+  const double tf = p.text_fraction;
+  std::string text = js_text(a.content_seed, static_cast<std::size_t>(static_cast<double>(target) * 8 * tf) + 64);
+  std::string blob;
+  Rng r{a.content_seed ^ 0xb10bb10bULL};
+  auto make = [&](std::size_t len) {
+    const auto tlen = std::min(len, static_cast<std::size_t>(std::ceil(static_cast<double>(len) * tf)));
+    if (tlen > text.size()) text = js_text(a.content_seed, tlen * 2);
+    while (blob.size() < len - tlen) {
+      const std::uint64_t x = r.next();
+      blob.append(reinterpret_cast<const char*>(&x), sizeof x);
     }
-    gz = gzip(std::string_view(text).substr(0, len));
+    const std::string_view t = std::string_view(text).substr(0, tlen);
+    const std::string_view b = std::string_view(blob).substr(0, len - tlen);
+    std::string gz = tlen == len ? gzip(t) : gzip_text_then_stored(t, b);
+    return std::make_pair(std::string(t) + std::string(b), std::move(gz));
+  };
+  // Cut so that the gzip lands near the target: two secant steps, then nudge into range.
+  std::size_t len = static_cast<std::size_t>(static_cast<double>(target) * (1.0 + 3.0 * tf));
+  auto out = make(len);
+  for (int i = 0; i < 2; ++i) {
+    len = std::max<std::size_t>(1, static_cast<std::size_t>(static_cast<double>(len) * static_cast<double>(target) /
+                                                            static_cast<double>(out.second.size())));
+    out = make(len);
   }
-  if (gz.size() > p.max_gz_bytes || gz.size() < p.min_gz_bytes)
+  for (int guard = 0; (out.second.size() > p.max_gz_bytes || out.second.size() < p.min_gz_bytes) && guard < 64;
+       ++guard) {
+    len = out.second.size() > p.max_gz_bytes ? len - (len / 20 + 1) : len + len / 20 + 1;
+    out = make(len);
+  }
+  if (out.second.size() > p.max_gz_bytes || out.second.size() < p.min_gz_bytes)
     throw std::runtime_error("seed: cannot fit " + a.path + " into the gzip size range");
-  text.resize(len);
-  return {std::move(text), std::move(gz)};
+  return out;
 }
 
 nlohmann::json seed_fixture(const SeedParams& p, const std::string& dir) {

@@ -23,6 +23,10 @@ struct ServerOptions {
   std::string cache = "none";  // none | lru-scan | lru
   std::size_t capacity = 256;
   int io_threads = 1;
+  // A declared lie (scenario.json `lies`), "" when honest: "empty-hit" answers every cache hit
+  // with an empty body; "stale-hit" answers a hit with the body of the request answered before
+  // it; "error-1pct" answers every 100th asset request 500 without looking it up.
+  std::string lie;
 };
 
 // Serves until SIGTERM or SIGINT, then returns 0. Prints {"listen": "HOST:PORT"} on stdout
