@@ -1,0 +1,210 @@
+// The suite layer's decisions without running a program: the Holm family with shard padding,
+// exit-code severity, the run's ending, reproduce commands, and the baseline applied to
+// scenarios whose samples are given.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "suite/baseline_apply.hpp"
+#include "suite/family.hpp"
+#include "suite/run_document.hpp"
+#include "suite/scenario_run.hpp"
+
+namespace perfgate::suite {
+namespace {
+
+stats::Comparison gated_comparison(double p, double lo, double hi) {
+  stats::Comparison c;
+  c.variant = "after";
+  c.baseline = "before";
+  c.metric = "cpu_ms";
+  c.better = "lower";
+  c.gated = true;
+  c.r.p_wilcoxon = p;
+  c.r.ci = {lo, hi};
+  return c;
+}
+
+TEST(Family, AloneASmallPIsAVerdict) {
+  auto c = gated_comparison(0.01, 1.2, 1.3);
+  decide_family({&c}, 0, 0.05, 0.02);
+  EXPECT_DOUBLE_EQ(c.p_adjusted, 0.01);
+  EXPECT_EQ(c.verdict, stats::Verdict::Worse);
+}
+
+TEST(Family, AShardCountsTheOtherShardsComparisons) {
+  // Nine comparisons of other shards (p = 1) join the family: Holm multiplies the smallest p
+  // by ten, and the same data no longer decides.
+  auto c = gated_comparison(0.01, 1.2, 1.3);
+  decide_family({&c}, 10, 0.05, 0.02);
+  EXPECT_DOUBLE_EQ(c.p_adjusted, 0.1);
+  EXPECT_EQ(c.verdict, stats::Verdict::NoChange);
+  EXPECT_DOUBLE_EQ(c.alpha_corrected, 0.005);
+}
+
+TEST(Family, AFamilyTotalBelowTheGatedCountAddsNothing) {
+  auto a = gated_comparison(0.01, 1.2, 1.3), b = gated_comparison(0.02, 1.2, 1.3);
+  decide_family({&a, &b}, 1, 0.05, 0.02);
+  EXPECT_DOUBLE_EQ(a.p_adjusted, 0.02);  // Holm over two, not one
+  EXPECT_DOUBLE_EQ(b.p_adjusted, 0.02);
+}
+
+TEST(ExitCode, SeverityNotNumber) {
+  EXPECT_EQ(worse_exit_code(kExitOk, kExitPerformance), kExitPerformance);
+  EXPECT_EQ(worse_exit_code(kExitPerformance, kExitUsage), kExitPerformance);
+  EXPECT_EQ(worse_exit_code(kExitEquivalence, kExitRun), kExitEquivalence);
+  EXPECT_EQ(worse_exit_code(kExitRun, kExitEquivalence), kExitEquivalence);
+  EXPECT_EQ(worse_exit_code(kExitPerformance, kExitRun), kExitRun);
+  EXPECT_EQ(worse_exit_code(kExitUsage, kExitOk), kExitUsage);
+}
+
+TEST(RunEnding, StatusAndStopReasonFollowTheExitCode) {
+  EXPECT_EQ(run_ending(kExitOk, false).status, "passed");
+  EXPECT_EQ(run_ending(kExitOk, false).stop_reason, "completed");
+  EXPECT_EQ(run_ending(kExitPerformance, false).status, "failed");
+  EXPECT_EQ(run_ending(kExitPerformance, false).stop_reason, "gate failed");
+  EXPECT_EQ(run_ending(kExitEquivalence, false).status, "failed");
+  EXPECT_EQ(run_ending(kExitRun, false).status, "error");
+  EXPECT_EQ(run_ending(kExitRun, false).stop_reason, "error");
+  const auto i = run_ending(kExitPerformance, true);
+  EXPECT_EQ(i.exit_code, kExitInterrupted);
+  EXPECT_EQ(i.status, "interrupted");
+  EXPECT_EQ(i.stop_reason, "interrupted");
+}
+
+plan::ScenarioPlan scenario_plan(const std::string& name) {
+  plan::ScenarioPlan sp;
+  sp.manifest.name = name;
+  sp.manifest.primary_metric = "cpu_ms";
+  sp.profile = "quick";
+  sp.policy = "no-regress";
+  catalog::Variant before, after;
+  before.name = "before";
+  after.name = "after";
+  after.compare_to = "before";
+  sp.variants = {before, after};
+  sp.gated_metrics = {"cpu_ms"};
+  return sp;
+}
+
+TEST(Reproduce, KeepsOnlyThisScenarioOfTheNamedOnes) {
+  const std::vector<std::string> argv = {"perfgate", "run", "alpha", "beta", "--profile", "quick", "--seed", "7"};
+  EXPECT_EQ(scenario_reproduce(argv, scenario_plan("beta")), "perfgate run beta --profile quick --seed 7");
+}
+
+TEST(Reproduce, NamesTheScenarioWhenTheRunNamedNone) {
+  const std::vector<std::string> argv = {"perfgate", "run", "--profile", "full"};
+  EXPECT_EQ(scenario_reproduce(argv, scenario_plan("gamma")), "perfgate run gamma --profile full");
+}
+
+TEST(Reproduce, AFlagsValueIsNotAScenarioName) {
+  const std::vector<std::string> argv = {"perfgate", "run", "--out", "dir with space", "alpha"};
+  EXPECT_EQ(scenario_reproduce(argv, scenario_plan("alpha")), "perfgate run --out 'dir with space' alpha");
+}
+
+TEST(Reproduce, AbKeepsItsCommandsWhole) {
+  auto sp = scenario_plan("ab");
+  sp.ab = true;
+  const std::vector<std::string> argv = {"perfgate", "ab", "--", "sh -c 'true'", "true"};
+  EXPECT_EQ(scenario_reproduce(argv, sp), "perfgate ab -- 'sh -c '\\''true'\\''' true");
+}
+
+TEST(Reproduce, TheSeedIsAddedOnlyWhenMissing) {
+  EXPECT_EQ(reproduce_argv({"perfgate", "run"}, 42), (std::vector<std::string>{"perfgate", "run", "--seed", "42"}));
+  EXPECT_EQ(reproduce_argv({"perfgate", "run", "--seed=3"}, 42),
+            (std::vector<std::string>{"perfgate", "run", "--seed=3"}));
+}
+
+// A scenario whose AFTER costs `ratio` times BEFORE's CPU, over `rounds` rounds with a
+// deterministic ±1% wobble; analysed, decided alone, finalised.
+struct Analysed {
+  plan::RunPlan rp;
+  StatusLine status;
+  TempDir dir{"perfgate-suite-test-"};
+  std::vector<std::unique_ptr<ScenarioRun>> runs;
+
+  void build(const std::vector<double>& ratios, int rounds = 12) {
+    for (std::size_t i = 0; i < ratios.size(); ++i) rp.scenarios.push_back(scenario_plan("s" + std::to_string(i)));
+    rp.gated_total = static_cast<int>(ratios.size());
+    for (std::size_t i = 0; i < ratios.size(); ++i) {
+      auto r = std::make_unique<ScenarioRun>(rp.scenarios[i], rp, status, dir, static_cast<int>(i),
+                                             static_cast<int>(ratios.size()));
+      r->doc = {{"name", rp.scenarios[i].manifest.name},
+                {"profile", "quick"},
+                {"gates", json::array()},
+                {"excluded", json::array()},
+                {"anchors", json::array()}};
+      for (int k = 1; k <= rounds; ++k)
+        for (const std::string v : {"before", "after"}) {
+          run::Sample s;
+          s.round = k;
+          s.variant = v;
+          s.order = v == "after";
+          const double wobble = 1 + 0.01 * std::sin(k * 1.7 + (v == "after"));
+          s.metrics["cpu_ms"] = {100 * (v == "after" ? ratios[i] : 1.0) * wobble, "ms", "lower", "cgroup"};
+          r->outcome.samples.push_back(s);
+        }
+      r->outcome.rounds = rounds;
+      r->analyse();
+      runs.push_back(std::move(r));
+    }
+    std::vector<stats::Comparison*> gated;
+    for (auto& r : runs)
+      for (auto& c : r->comparisons)
+        if (c.gated) gated.push_back(&c);
+    decide_family(gated, 0, rp.alpha, rp.noise);
+    for (auto& r : runs) r->finalise();
+  }
+  json results() const {
+    return {{"run", {{"id", "test"}, {"git", {{"commit", "abc"}, {"dirty", false}}}}},
+            {"host", {{"cpu_model", "test cpu"}, {"cores", 2}, {"kernel", "test"}}}};
+  }
+};
+
+TEST(BaselineApply, AMetricWithNoEntryIsCountedMissingAndChangesNoExitCode) {
+  Analysed a;
+  a.build({1.0});
+  ASSERT_EQ(a.runs[0]->exit_code, kExitOk);
+  store::Baseline none;
+  auto counts = apply_baseline(a.runs, none, a.results(), 0.05, 0.05);
+  EXPECT_EQ(counts.compared, 0);
+  EXPECT_EQ(counts.missing, 1);
+  EXPECT_EQ(a.runs[0]->exit_code, kExitOk);
+  ASSERT_TRUE(a.runs[0]->doc.contains("baseline"));
+  EXPECT_EQ(a.runs[0]->doc["baseline"].size(), 1u);
+}
+
+TEST(BaselineApply, LosingAnAcceptedImprovementFailsThePassingScenario) {
+  // baseline: AFTER was twice as fast; now AFTER is as slow as BEFORE (and so passes its own
+  // no-regress policy gate), so the baseline gate alone turns it into exit 1.
+  Analysed accepted;
+  accepted.build({0.5});
+  Analysed now;
+  now.build({1.0});
+  ASSERT_EQ(now.runs[0]->exit_code, kExitOk);
+  store::Baseline b;
+  b.exists = true;
+  b.entries = store::entries_from_scenario(accepted.results(), accepted.runs[0]->doc);
+  ASSERT_EQ(b.entries.size(), 1u);
+  auto counts = apply_baseline(now.runs, b, now.results(), 0.05, 0.05);
+  EXPECT_EQ(counts.compared, 1);
+  EXPECT_EQ(now.runs[0]->exit_code, kExitPerformance);
+}
+
+TEST(BaselineApply, ScenariosWithoutAVerdictAreLeftAlone) {
+  Analysed a;
+  a.build({1.0, 1.0});
+  a.runs[0]->exit_code = kExitEquivalence;
+  a.runs[1]->exit_code = kExitRun;
+  a.runs[1]->error_message = "crashed";
+  auto gates_before = a.runs[0]->doc["gates"].size();
+  store::Baseline none;
+  auto counts = apply_baseline(a.runs, none, a.results(), 0.05, 0.05);
+  EXPECT_EQ(counts.compared + counts.missing, 0);
+  EXPECT_EQ(a.runs[0]->doc["gates"].size(), gates_before);
+  EXPECT_FALSE(a.runs[1]->doc.contains("baseline"));
+  EXPECT_EQ(a.runs[0]->exit_code, kExitEquivalence);
+}
+
+}  // namespace
+}  // namespace perfgate::suite
