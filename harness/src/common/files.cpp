@@ -10,12 +10,14 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "process/owner.hpp"
 
 namespace perfgate {
 
 TempDir::TempDir(const std::string& prefix) {
   const char* base = std::getenv("TMPDIR");
-  fs::path tmpl = fs::path(base && *base ? base : "/tmp") / (prefix + "XXXXXX");
+  // The owner's tag in the name lets a later run remove it if we are killed (SIGKILL).
+  fs::path tmpl = fs::path(base && *base ? base : "/tmp") / (prefix + process::owner_tag() + "-XXXXXX");
   std::string buf = tmpl.string();
   if (!mkdtemp(buf.data()))
     throw RunError("cannot create a temporary directory under " + tmpl.parent_path().string() + ": " +
@@ -26,6 +28,11 @@ TempDir::TempDir(const std::string& prefix) {
 TempDir::~TempDir() {
   std::error_code ec;
   fs::remove_all(path_, ec);
+}
+
+const std::vector<std::string>& temp_dir_prefixes() {
+  static const std::vector<std::string> prefixes = {"perfgate-", "perfgate-run-", "perfgate-seed-", "perfgate-test-"};
+  return prefixes;
 }
 
 fs::path TempDir::subdir(const std::string& name) const {

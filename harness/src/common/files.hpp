@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace perfgate {
 
 namespace fs = std::filesystem;
 
-// A fresh directory under $TMPDIR (or /tmp), removed with everything in it on destruction.
+// A fresh directory under $TMPDIR (or /tmp) named <prefix><pid>-<start>-XXXXXX after its owner
+// (process/owner.hpp), removed with everything in it on destruction — or, when the owner was
+// killed before it could, by the next run (run::reap_leftovers).
 class TempDir {
  public:
   explicit TempDir(const std::string& prefix = "perfgate-");
@@ -24,6 +27,9 @@ class TempDir {
  private:
   fs::path path_;
 };
+
+// Every TempDir prefix the harness uses (the reaper looks for these).
+const std::vector<std::string>& temp_dir_prefixes();
 
 // Write `content` to `path` atomically: a temporary file in the same folder, fsync, rename.
 void write_file_atomic(const fs::path& path, const std::string& content);

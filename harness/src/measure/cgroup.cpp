@@ -10,6 +10,8 @@
 #include <sstream>
 #include <thread>
 
+#include "process/owner.hpp"
+
 namespace perfgate::measure {
 namespace {
 
@@ -29,7 +31,7 @@ void remove_cgroup_dir(const fs::path& dir) {
 }
 
 bool try_create_child(const fs::path& parent) {
-  fs::path probe = parent / ("perfgate-probe-" + std::to_string(::getpid()));
+  fs::path probe = parent / ("perfgate-" + process::owner_tag() + "-probe");
   if (::mkdir(probe.c_str(), 0755) != 0) return errno == EEXIST;
   remove_cgroup_dir(probe);
   return true;
@@ -146,14 +148,26 @@ const CgroupLayout& cgroup_layout() {
   return layout;
 }
 
+std::vector<fs::path> cgroup_parents() {
+  const auto& l = cgroup_layout();
+  std::vector<fs::path> out;
+  for (const auto& p : {l.v2_parent, l.cpuacct_parent, l.memory_parent})
+    if (p) out.push_back(*p);
+  return out;
+}
+
 SampleCgroup::SampleCgroup(const std::string& name) {
   const auto& l = cgroup_layout();
-  const std::string leaf = "perfgate-" + std::to_string(::getpid()) + "-" + name;
+  const std::string leaf = "perfgate-" + process::owner_tag() + "-" + name;
   auto make = [&](const fs::path& parent) -> std::optional<fs::path> {
     fs::path d = parent / leaf;
     if (::mkdir(d.c_str(), 0755) != 0 && errno != EEXIST) return std::nullopt;
     dirs_.push_back(d);
     procs_files_.push_back((d / "cgroup.procs").string());
+    if (l.v2_parent && parent == *l.v2_parent)
+      v2_dir_ = d;
+    else
+      v1_dirs_.push_back(d);
     return d;
   };
   if (l.v2_parent) {

@@ -32,12 +32,16 @@ struct CgroupLayout {
 // hierarchy. PERFGATE_CGROUP=none forces the rusage fallback (tests use it).
 const CgroupLayout& cgroup_layout();
 
+// The directories sample cgroups are made in (each hierarchy perfgate uses here).
+std::vector<fs::path> cgroup_parents();
+
 struct CpuUsage {
   std::uint64_t usage_usec = 0, user_usec = 0, system_usec = 0;
 };
 
-// One cgroup per sample (a directory in each usable hierarchy), removed on destruction after
-// every process in it is killed.
+// One cgroup per sample (a directory in each usable hierarchy, named
+// "perfgate-<pid>-<start>-<name>" after its owner, see process/owner.hpp), removed on
+// destruction after every process in it is killed.
 class SampleCgroup {
  public:
   explicit SampleCgroup(const std::string& name);
@@ -47,6 +51,10 @@ class SampleCgroup {
 
   // `cgroup.procs` files a child writes "0" into, between fork and exec.
   const std::vector<std::string>& procs_files() const { return procs_files_; }
+  // The v2 directory a child can be born into (process::SpawnSpec::v2_cgroup), and the v1 ones
+  // it must join.
+  const std::optional<fs::path>& v2_dir() const { return v2_dir_; }
+  const std::vector<fs::path>& v1_dirs() const { return v1_dirs_; }
   bool has_cpu() const { return cpu_dir_.has_value(); }
   bool has_memory() const { return memory_dir_.has_value(); }
   std::string cpu_source() const;
@@ -64,6 +72,8 @@ class SampleCgroup {
   std::optional<fs::path> memory_dir_;
   bool memory_is_v2_ = false;
   std::vector<std::string> procs_files_;
+  std::optional<fs::path> v2_dir_;
+  std::vector<fs::path> v1_dirs_;
 };
 
 }  // namespace perfgate::measure

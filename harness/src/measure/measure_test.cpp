@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "measure/cgroup.hpp"
 #include "measure/host.hpp"
 #include "measure/proc_io.hpp"
+#include "measure/proc_stat.hpp"
 
 using namespace perfgate::measure;
 
@@ -67,4 +69,47 @@ TEST(Host, FingerprintIsStableAndLoadIsRead) {
   for (double v : l) EXPECT_GE(v, 0.0);
   auto j = to_json(a);
   EXPECT_TRUE(j["cgroup"].contains("cpu_source"));
+}
+
+namespace {
+std::string fixture(const std::string& name) {
+  std::ifstream in(std::string(PERFGATE_MEASURE_TESTDATA) + "/" + name);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST(ProcStat, ParsesPerCpuIrqSoftirqAndStealColumns) {
+  auto t = parse_proc_stat(fixture("proc_stat_before.txt"));
+  ASSERT_EQ(t.size(), 2u);  // the aggregate "cpu" line is not a CPU
+  EXPECT_EQ(t[0].irq, 0u);
+  EXPECT_EQ(t[0].softirq, 100u);
+  EXPECT_EQ(t[0].steal, 700u);
+  EXPECT_EQ(t[1].steal, 820u);
+  // An old kernel's line without the steal column reads it as 0.
+  auto old = parse_proc_stat("cpu3 1 2 3 4 5 6 7\n");
+  EXPECT_EQ(old[3].softirq, 7u);
+  EXPECT_EQ(old[3].steal, 0u);
+}
+
+TEST(ProcStat, LossIsPerCpuOfTheSampleAveraged) {
+  auto before = parse_proc_stat(fixture("proc_stat_before.txt"));
+  auto after = parse_proc_stat(fixture("proc_stat_after.txt"));
+  // cpu1: steal 820 → 827 = 7 ticks, irq 0 → 2 and softirq 110 → 113 = 5 ticks; 100 ticks/s.
+  auto one = cpu_loss(before, after, {1}, 100);
+  EXPECT_DOUBLE_EQ(one.steal_ms, 70.0);
+  EXPECT_DOUBLE_EQ(one.irq_ms, 50.0);
+  // Both CPUs: (1 + 7) / 2 ticks of steal, (0 + 5) / 2 of interrupts.
+  auto both = cpu_loss(before, after, {}, 100);
+  EXPECT_DOUBLE_EQ(both.steal_ms, 40.0);
+  EXPECT_DOUBLE_EQ(both.irq_ms, 25.0);
+  // A CPU the tables do not have counts for nothing.
+  EXPECT_DOUBLE_EQ(cpu_loss(before, after, {7}, 100).steal_ms, 0.0);
+}
+
+TEST(ProcStat, ThisMachineHasItsCpusInProcStat) {
+  auto now = read_proc_stat();
+  EXPECT_FALSE(now.empty());
+  EXPECT_TRUE(now.count(0));
 }

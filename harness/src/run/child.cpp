@@ -10,16 +10,19 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include <boost/process.hpp>
-#include <boost/process/extend.hpp>
 #include <cstring>
+#include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/interrupt.hpp"
+#include "measure/proc_stat.hpp"
+#include "process/reap.hpp"
+#include "process/spawn.hpp"
 
 namespace perfgate::run {
-namespace bp = boost::process;
 
 std::vector<std::string> split_command(const std::string& command) {
   wordexp_t we{};
@@ -38,67 +41,54 @@ std::vector<std::string> split_command(const std::string& command) {
   return words;
 }
 
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) {
-    if (::access(name.c_str(), X_OK) != 0) throw UsageError("cannot execute " + name + ": " + std::strerror(errno));
-    return name;
-  }
-  auto p = bp::search_path(name);
-  if (p.empty()) throw UsageError("command not found: " + name);
-  return p.string();
-}
-
 namespace {
 
-// Everything the child does between fork and exec; only async-signal-safe calls.
-struct ChildSetup {
-  std::vector<std::string> procs_files;
-  cpu_set_t cpus;
-  bool pin = false;
-
-  void operator()() const {
-    ::setpgid(0, 0);
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-    for (const auto& f : procs_files) {
-      int fd = ::open(f.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd >= 0) {
-        (void)!::write(fd, "0", 1);
-        ::close(fd);
-      }
+// Outputs of a child: a file we create, or ours (fd 1/2) when no path is given.
+struct OutputFile {
+  int fd = -1;
+  bool owned = false;
+  OutputFile(const fs::path& path, int inherit) {
+    if (path.empty()) {
+      fd = inherit;
+      return;
     }
-    if (pin) ::sched_setaffinity(0, sizeof cpus, &cpus);
-    // Dispositions we set for ourselves must not leak into the sample.
-    ::signal(SIGPIPE, SIG_DFL);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw RunError("cannot create " + path.string() + ": " + std::strerror(errno));
+    owned = true;
   }
+  ~OutputFile() {
+    if (owned) ::close(fd);
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
 };
+
+// Whatever earlier runs killed with SIGKILL left, removed once per process, before our first
+// child; one line on stderr says what.
+void reap_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { reap_leftovers(); });
+}
 
 pid_t spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   if (spec.argv.empty()) throw UsageError("empty command");
-  ChildSetup setup;
-  setup.procs_files = cgroup.procs_files();
-  CPU_ZERO(&setup.cpus);
-  for (int c : spec.cpus) CPU_SET(c, &setup.cpus);
-  setup.pin = !spec.cpus.empty();
-
-  bp::environment env = boost::this_process::environment();
-  for (const auto& [k, v] : spec.env) env[k] = v;
-  std::string exe = resolve_program(spec.argv[0]);
-  std::vector<std::string> args(spec.argv.begin() + 1, spec.argv.end());
-  std::error_code ec;
-  fs::path out = spec.stdout_path.empty() ? fs::path("/dev/stdout") : spec.stdout_path;
-  fs::path err = spec.stderr_path.empty() ? fs::path("/dev/stderr") : spec.stderr_path;
-  bp::child c(
-      bp::exe = exe, bp::args = args, bp::env = env,
-      bp::start_dir = (spec.cwd.empty() ? fs::current_path() : spec.cwd).string(),
-      bp::std_in<bp::null, bp::std_out> out.string(), bp::std_err > err.string(),
-      bp::extend::on_exec_setup = [&setup](auto&) { setup(); }, ec);
-  if (ec) throw RunError("cannot start " + exe + ": " + ec.message());
-  pid_t pid = c.id();
-  c.detach();  // we reap it ourselves, after reading /proc/<pid>/io
-  return pid;
+  reap_once();
+  process::SpawnSpec s;
+  s.argv = spec.argv;
+  s.argv[0] = resolve_program(spec.argv[0]);
+  s.env = process::environment_with({spec.env.begin(), spec.env.end()});
+  s.cwd = spec.cwd.empty() ? fs::current_path() : spec.cwd;
+  OutputFile out(spec.stdout_path, STDOUT_FILENO), err(spec.stderr_path, STDERR_FILENO);
+  s.stdout_fd = out.fd;
+  s.stderr_fd = err.fd;
+  s.cpus = spec.cpus;
+  s.v2_cgroup = cgroup.v2_dir();
+  s.v1_cgroups = cgroup.v1_dirs();
+  try {
+    return process::spawn(s).pid;
+  } catch (const process::SpawnError& e) {
+    throw RunError(e.what());
+  }
 }
 
 int open_pidfd(pid_t pid) {
@@ -159,6 +149,7 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   ChildResult r;
   r.cpu_source = cgroup.cpu_source();
   r.memory_source = cgroup.memory_source();
+  const auto stat_before = measure::read_proc_stat();
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = spawn(spec, cgroup);
   const bool has_deadline = spec.timeout_s > 0;
@@ -166,6 +157,11 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
                                     std::chrono::duration<double>(spec.timeout_s));
   WaitOutcome w = wait_exit(pid, deadline, has_deadline);
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (const auto stat_after = measure::read_proc_stat(); !stat_before.empty() && !stat_after.empty()) {
+    const auto loss = measure::cpu_loss(stat_before, stat_after, spec.cpus, ::sysconf(_SC_CLK_TCK));
+    r.steal_ms = loss.steal_ms;
+    r.irq_ms = loss.irq_ms;
+  }
   if (w == WaitOutcome::Interrupted) {
     kill_and_reap(pid, cgroup);
     throw Interrupted();
@@ -192,6 +188,14 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   r.cgroup_cpu = cgroup.cpu();
   r.cgroup_memory_peak = cgroup.memory_peak_bytes();
   return r;
+}
+
+process::Reaped reap_leftovers() {
+  const char* base = std::getenv("TMPDIR");
+  auto reaped = process::reap_dead_owners(measure::cgroup_parents(), fs::path(base && *base ? base : "/tmp"),
+                                          temp_dir_prefixes());
+  if (!reaped.empty()) std::cerr << process::describe(reaped) << std::endl;
+  return reaped;
 }
 
 ServiceProcess::ServiceProcess(const ChildSpec& spec, measure::SampleCgroup& cgroup) : cgroup_(cgroup) {

@@ -1,7 +1,8 @@
-// The one place perfgate starts sample processes. A child is started with Boost.Process,
-// and between fork and exec — before a line of its own code runs — it moves into its own
-// process group and its sample cgroup, pins itself to its CPUs and asks to die with us.
-// Its /proc/<pid>/io is read after it exits and before it is reaped (waitid WNOWAIT).
+// Sample and service processes. Each is created by process::spawn (the one function that
+// creates children): born into its v2 sample cgroup by clone3 where the kernel allows, and
+// before a line of its own code runs in its own process group, in its v1 cgroups, pinned to
+// its CPUs and set to die with us. Its /proc/<pid>/io is read after it exits and before it is
+// reaped (waitid WNOWAIT); /proc/stat's steal and interrupt time of its CPUs around it.
 #pragma once
 
 #include <sys/resource.h>
@@ -15,8 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "common/program_path.hpp"
 #include "measure/cgroup.hpp"
 #include "measure/proc_io.hpp"
+#include "process/reap.hpp"
 
 namespace perfgate::run {
 
@@ -41,6 +44,7 @@ struct ChildResult {
   std::optional<measure::CpuUsage> cgroup_cpu;
   std::optional<std::uint64_t> cgroup_memory_peak;
   std::string cpu_source, memory_source;
+  std::optional<double> steal_ms, irq_ms;  // what the sample's CPUs lost while it ran (/proc/stat)
 };
 
 // Runs one child to completion in `cgroup` (which may have no usable hierarchy: then CPU and
@@ -67,11 +71,16 @@ class ServiceProcess {
   measure::SampleCgroup& cgroup_;
 };
 
+// Removes the cgroups and temporary directories of perfgate processes that no longer run
+// (killed by SIGKILL), printing one line on stderr when there were any. The first child of
+// a process does this by itself; commands call it first thing to reap before anything else.
+process::Reaped reap_leftovers();
+
 // Split a command line into words as a POSIX shell would (quotes, backslashes, $VAR), without
 // running a shell and refusing command substitution.
 std::vector<std::string> split_command(const std::string& command);
 
-// Resolve argv[0] against PATH when it has no slash; throws UsageError naming it when missing.
-std::string resolve_program(const std::string& name);
+// Resolve argv[0] against PATH when it has no slash: common/program_path.hpp.
+using perfgate::resolve_program;
 
 }  // namespace perfgate::run

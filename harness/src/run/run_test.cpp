@@ -1,6 +1,8 @@
 // The runner's pieces on real processes: splitting, ordering, pinning, cgroup placement,
 // timeouts, syscall counts read before reaping.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <fstream>
 #include <set>
@@ -8,6 +10,8 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "measure/host.hpp"
+#include "process/owner.hpp"
+#include "process/spawn.hpp"
 #include "run/child.hpp"
 #include "run/schedule.hpp"
 
@@ -73,8 +77,40 @@ TEST(RunChild, PinnedAndInItsOwnCgroupBeforeItRuns) {
   std::string out = read_file(d.path() / "out");
   EXPECT_NE(out.find("Cpus_allowed_list:\t" + std::to_string(cpu) + "\n"), std::string::npos) << out;
   if (measure::cgroup_layout().writable) {
-    EXPECT_NE(out.find("perfgate-" + std::to_string(::getpid()) + "-run-test"), std::string::npos) << out;
+    EXPECT_NE(out.find("perfgate-" + process::owner_tag() + "-run-test"), std::string::npos) << out;
   }
+  // /proc/stat was read around it: the loss of its CPU is known (0 on a quiet host).
+  ASSERT_TRUE(r.steal_ms.has_value());
+  EXPECT_GE(*r.steal_ms, 0.0);
+  EXPECT_GE(r.irq_ms.value(), 0.0);
+}
+
+// A run killed by SIGKILL leaves its sample cgroup with a process still in it; the next run's
+// reaper kills that process and removes the cgroup, and leaves a live owner's cgroup alone.
+TEST(ReapLeftovers, RemovesCgroupsOfDeadOwnersWithWhatRunsInThem) {
+  const auto parents = measure::cgroup_parents();
+  if (parents.empty()) GTEST_SKIP() << "no writable cgroup hierarchy here";
+  // A PID that certainly ran and is gone: a child we started and reaped.
+  TempDir d("perfgate-test-");
+  measure::SampleCgroup mine("reap-live");
+  run_sh("echo $$", d);
+  const std::string dead_pid = read_file(d.path() / "out").substr(0, read_file(d.path() / "out").find('\n'));
+  const fs::path orphan = parents.front() / ("perfgate-" + dead_pid + "-1-sample");
+  ASSERT_EQ(::mkdir(orphan.c_str(), 0755), 0) << orphan;
+  process::SpawnSpec s;
+  s.argv = {"/bin/sleep", "60"};
+  if (parents.front() == measure::cgroup_layout().v2_parent)
+    s.v2_cgroup = orphan;
+  else
+    s.v1_cgroups = {orphan};
+  const pid_t sleeper = process::spawn(s).pid;
+  auto reaped = reap_leftovers();
+  int status = 0;
+  ASSERT_EQ(::waitpid(sleeper, &status, 0), sleeper);
+  EXPECT_TRUE(WIFSIGNALED(status)) << "the process left in the dead run's cgroup is killed";
+  EXPECT_FALSE(fs::exists(orphan));
+  EXPECT_GE(reaped.cgroups.size(), 1u);
+  EXPECT_TRUE(fs::exists(*(mine.v2_dir() ? mine.v2_dir() : std::optional<fs::path>(mine.v1_dirs().front()))));
 }
 
 TEST(RunChild, SyscallsAreReadBeforeReaping) {

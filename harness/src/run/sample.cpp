@@ -1,6 +1,9 @@
 #include "run/sample.hpp"
 
+#include <algorithm>
+
 #include "common/errors.hpp"
+#include "run/not_equivalent.hpp"
 
 namespace perfgate::run {
 
@@ -8,8 +11,53 @@ json to_json(const Sample& s) {
   json metrics = json::object();
   for (const auto& [name, m] : s.metrics)
     metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", m.better}, {"source", m.source}};
-  return {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
-          {"exit_code", s.exit_code}, {"digest", s.digest},   {"metrics", metrics}};
+  json j = {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
+            {"exit_code", s.exit_code}, {"digest", s.digest},   {"metrics", metrics}};
+  if (s.steal_ms) {
+    j["steal_ms"] = *s.steal_ms;
+    j["irq_ms"] = s.irq_ms.value_or(0);
+    j["steal_flagged"] = s.steal_flagged;
+  }
+  return j;
+}
+
+json summarise_steal(const std::vector<Sample>& samples, const std::string& variant) {
+  std::vector<double> wall, steal, irq;
+  int flagged = 0;
+  for (const auto& s : samples) {
+    auto w = s.metrics.find("wall_ms");
+    if (s.warmup || s.variant != variant || !s.steal_ms || w == s.metrics.end()) continue;
+    wall.push_back(w->second.value);
+    steal.push_back(*s.steal_ms);
+    irq.push_back(s.irq_ms.value_or(0));
+    flagged += s.steal_flagged ? 1 : 0;
+  }
+  const std::size_t n = wall.size();
+  if (n == 0) return {{"samples", 0}};
+  auto mean = [](const std::vector<double>& v) {
+    double t = 0;
+    for (double x : v) t += x;
+    return t / static_cast<double>(v.size());
+  };
+  auto variance = [&](const std::vector<double>& v) {
+    if (v.size() < 2) return 0.0;
+    const double m = mean(v);
+    double t = 0;
+    for (double x : v) t += (x - m) * (x - m);
+    return t / static_cast<double>(v.size() - 1);
+  };
+  std::vector<double> wall_less_steal(n);
+  for (std::size_t i = 0; i < n; ++i) wall_less_steal[i] = wall[i] - steal[i];
+  const double var_wall = variance(wall);
+  double explained = var_wall > 0 ? 1.0 - variance(wall_less_steal) / var_wall : 0.0;
+  explained = std::min(1.0, std::max(0.0, explained));
+  return {{"samples", n},
+          {"steal_ms_mean", mean(steal)},
+          {"steal_ms_max", *std::max_element(steal.begin(), steal.end())},
+          {"irq_ms_mean", mean(irq)},
+          {"flagged_samples", flagged},
+          {"flag_share", kStealFlagShare},
+          {"wall_variance_explained_by_steal", explained}};
 }
 
 namespace {
@@ -44,6 +92,9 @@ void add_outside_metrics(Sample& s, const ChildResult& r) {
   }
   put("ctx_voluntary", static_cast<double>(r.usage.ru_nvcsw), "count", "rusage");
   put("ctx_involuntary", static_cast<double>(r.usage.ru_nivcsw), "count", "rusage");
+  s.steal_ms = r.steal_ms;
+  s.irq_ms = r.irq_ms;
+  s.steal_flagged = r.steal_ms && r.wall_ms > 0 && *r.steal_ms > kStealFlagShare * r.wall_ms;
 }
 
 void parse_program_report(Sample& s, const std::string& line, const std::string& program) {
@@ -53,6 +104,12 @@ void parse_program_report(Sample& s, const std::string& line, const std::string&
   } catch (const json::parse_error&) {
     throw RunError(program + " did not print its JSON report as the last stdout line (got: '" + line.substr(0, 200) +
                    "')");
+  }
+  // A program that found its own answer wrong says so instead of failing: exit 3, never 4,
+  // whatever else its line lacks.
+  if (auto reason = reported_divergence(j)) {
+    s.divergence = *reason;
+    if (!j.contains("metrics") || !j["metrics"].is_object()) return;
   }
   if (!j.is_object() || !j.contains("metrics") || !j["metrics"].is_object())
     throw RunError(program + ": the last stdout line has no \"metrics\" object (see docs/scenario-contract.md)");

@@ -3,7 +3,9 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "run/child.hpp"
 
@@ -26,13 +28,27 @@ struct Sample {
   std::map<std::string, MetricValue> metrics;
   json series = json::object();
   json extra = json::object();
+  // The program's own verdict (its JSON line's "equivalent": false): the reason, else empty.
+  std::string divergence;
+  // What the sample's CPUs lost while it ran: to the hypervisor (steal) and to interrupts.
+  std::optional<double> steal_ms, irq_ms;
+  bool steal_flagged = false;  // steal above kStealFlagShare of the sample's wall time
 };
+
+// A wall sample whose CPUs lost more than this share of its wall time to the hypervisor is
+// flagged: its wall time says more about the host than about the program.
+inline constexpr double kStealFlagShare = 0.05;
 
 json to_json(const Sample&);
 
 // The figures the harness measures outside the program (wall, CPU, RSS, syscalls, context
 // switches), each with its source. See docs/scenario-contract.md.
 void add_outside_metrics(Sample&, const ChildResult&);
+
+// Per variant: steal and interrupt time of its measured samples, how many were flagged, and
+// how much of the wall time's variance steal explains (1 - var(wall - steal) / var(wall),
+// clipped to [0, 1]). {"samples": 0} when no sample carries steal_ms.
+json summarise_steal(const std::vector<Sample>& samples, const std::string& variant);
 
 // Reads the contract's last stdout line into `sample` (digest, metrics, series, extra).
 // Throws RunError naming the program when the line is missing or malformed.
