@@ -3,7 +3,7 @@
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "common/git_probe.hpp"
-#include "run/child.hpp"
+#include "common/program_path.hpp"
 
 namespace perfgate::plan {
 
@@ -53,7 +53,7 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
       prog = om->dir / prog;
     std::string resolved;
     try {
-      resolved = run::resolve_program(prog.string());
+      resolved = resolve_program(prog.string());
     } catch (const UsageError& e) {
       throw UsageError(om->file.string() + ": program: " + e.what() + " (is the other build built?)");
     }

@@ -5,8 +5,8 @@
 
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
+#include "common/program_path.hpp"
 #include "measure/host.hpp"
-#include "run/child.hpp"
 #include "stats/sequential.hpp"
 
 namespace perfgate::plan {
@@ -148,7 +148,7 @@ RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vecto
     if (prog.is_relative() && (m->program.find('/') != std::string::npos || std::filesystem::exists(m->dir / prog)))
       prog = m->dir / prog;
     try {
-      s.program = run::resolve_program(prog.string());
+      s.program = resolve_program(prog.string());
     } catch (const UsageError& e) {
       throw UsageError(m->file.string() + ": program: " + e.what() + " (is the project built?)");
     }
@@ -187,8 +187,8 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
   s.ab = true;
   s.before_argv = before_argv;
   s.after_argv = after_argv;
-  run::resolve_program(before_argv.at(0));
-  run::resolve_program(after_argv.at(0));
+  resolve_program(before_argv.at(0));
+  resolve_program(after_argv.at(0));
   rp.scenarios.push_back(std::move(s));
   finish(rp, o);
   return rp;
