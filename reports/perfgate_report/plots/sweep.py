@@ -88,11 +88,48 @@ REF_STYLE = (0, (1, 2))
 
 
 def make(sc, out_dir: Path) -> list[Plot]:
+    """The whole sweep in one plot; and when the variants run several workloads (a categorical
+    `workload` coordinate), one plot per workload as well, with the write-up's points marked."""
+    plots = _make(sc, out_dir, list(sc.variants), "")
+    workloads = list(dict.fromkeys(sc.sweep(v)["workload"] for v in sc.sweep_variants()
+                                   if isinstance(sc.sweep(v).get("workload"), str)))
+    if len(workloads) >= 2 and plots:
+        for wl in workloads:
+            among = [v for v in sc.variants if sc.sweep(v).get("workload") == wl]
+            plots += _make(sc, out_dir, among, wl)
+    return plots
+
+
+def _writeup_marks(sc, swept: list[str], x_key: str, metric: str) -> list[tuple[float, float, str]]:
+    """The write-up's anchors whose AFTER is a point of this plot, as (x, y, text): the
+    write-up's ratio applied to our BEFORE, on the anchor's metric, or inverted on a
+    lower-is-better primary metric (a per-request cost: +47% throughput is 1/1.47 the cost)."""
+    marks = []
+    for a in sc.anchors():
+        after_v = a.raw.get("after_variant", "after")
+        before_v = a.raw.get("before_variant", "before")
+        if after_v not in swept or not a.before or not a.after:
+            continue
+        ratio = a.after / a.before
+        ob = sc.median(before_v, metric)
+        if ob is None:
+            continue
+        if metric == a.metric:
+            y = ob * ratio
+        elif metric == sc.primary and sc.better(metric) == "lower" and sc.better(a.metric) == "higher":
+            y = ob / ratio
+        else:
+            continue
+        marks.append((sc.sweep(after_v)[x_key], y, f"write-up {ratio - 1:+.0%}"))
+    return marks
+
+
+def _make(sc, out_dir: Path, among: list[str], workload: str) -> list[Plot]:
     x_key = choose_x(sc)
     if x_key is None:
         return []
-    swept = [v for v in sc.sweep_variants() if _numeric(sc.sweep(v).get(x_key))]
-    refs = [v for v in sc.variants if v not in swept]
+    swept = [v for v in sc.sweep_variants() if v in among and _numeric(sc.sweep(v).get(x_key))]
+    refs = [v for v in among if v not in swept]
     positive = sorted({sc.sweep(v)[x_key] for v in swept if sc.sweep(v)[x_key] > 0})
     logx = len(positive) >= 2 and positive[-1] / positive[0] >= 8 and all(sc.sweep(v)[x_key] >= 0 for v in swept)
     if logx:  # capacity 0 (no cache) has no place on a log axis: it becomes a reference line
@@ -141,6 +178,11 @@ def make(sc, out_dir: Path) -> list[Plot]:
                     for x, y, _ci, v in pts:
                         if v in ("before", "after"):
                             ax.annotate(v, (x, y), textcoords="offset points", xytext=(6, 6), fontsize=9, fontweight="bold")
+            if workload and mi == 0:
+                for x, y, text in _writeup_marks(sc, swept, x_key, m):
+                    ax.plot([x], [y], marker="*", markersize=15, color="black", fillstyle="none", linestyle="")
+                    ax.annotate(text, (x, y), textcoords="offset points", xytext=(8, -12), fontsize=9)
+                    all_y.append(y)
             for v in refs:
                 med = sc.median(v, m)
                 if med is not None:
@@ -161,15 +203,18 @@ def make(sc, out_dir: Path) -> list[Plot]:
         axes[-1].set_xticks(sorted({sc.sweep(v)[x_key] for v in swept}))
     axes[-1].set_xlabel(_x_label(x_key))
     axes[-1].xaxis.set_major_formatter(plain_number_formatter())
-    title = f"{sc.name}: " + ", ".join(" / ".join(p) for p in panels) + f" over {x_key}"
+    title = f"{sc.name}{f' ({workload})' if workload else ''}: " + ", ".join(" / ".join(p) for p in panels) + f" over {x_key}"
     fig.suptitle(wrap(title, 80), fontsize=12)
-    path = save(fig, out_dir, f"{sc.index:02d}-{sc.name}-sweep")
+    path = save(fig, out_dir, f"{sc.index:02d}-{sc.name}-sweep" + (f"-{workload}" if workload else ""))
     caption = (f"Median over the measured samples of each variant against {x_key}; error bars: 95% interval of the "
                f"median (order statistics); dashed lines: variants without a {x_key}"
                + (f" or with {x_key} 0" if logx and any(sc.sweep(v).get(x_key) == 0 for v in refs) else "") + ".")
     if lines.work:
         caption += (" Variants that do different work (they report different metrics, or are checked on a part of "
                     "the output) are separate lines: only points on one line are like for like.")
+    if workload and any(_writeup_marks(sc, swept, x_key, m) for p in panels for m in p[:1]):
+        caption += (" Stars: the write-up's effect (its AFTER / BEFORE ratio) applied to our BEFORE at its capacity; "
+                    "on a per-request cost the ratio is inverted.")
     return [Plot("sweep", path, title, caption)]
 
 
