@@ -186,6 +186,27 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
     m.claims.push_back(std::move(c));
   }
   m.anchors = r.array("anchors", false);
+  const json& lies = r.array("lies", false);
+  for (std::size_t i = 0; i < lies.size(); ++i) {
+    Reader lr(lies[i], r.file(), "lies[" + std::to_string(i) + "]");
+    for (const auto& [key, _] : lies[i].items())
+      if (key != "name" && key != "args" && key != "what" && key != "caught_by")
+        lr.fail(key, "unknown key (a lie has name, args, what, caught_by)");
+    Lie l;
+    l.name = lr.str("name");
+    if (!std::regex_match(l.name, std::regex("[A-Za-z0-9_-]+")))
+      lr.fail("name", "'" + l.name + "' must be letters, digits, _ and -");
+    if (!lies[i].contains("args")) lr.fail("args", "missing (an array of strings appended to after's args)");
+    l.args = lr.strings("args");
+    if (l.args.empty()) lr.fail("args", "must not be empty (how the program is told to lie)");
+    l.what = lr.str("what");
+    l.caught_by = lr.str("caught_by");
+    if (l.caught_by != "equivalence" && (l.exact_metric().empty() || l.caught_by.rfind("exact:", 0) != 0))
+      lr.fail("caught_by", "'" + l.caught_by + "' is not \"equivalence\" or \"exact:<metric>\"");
+    for (const auto& other : m.lies)
+      if (other.name == l.name) lr.fail("name", "duplicate lie '" + l.name + "'");
+    m.lies.push_back(std::move(l));
+  }
 
   const json& profiles = r.object("profiles", true);
   if (profiles.empty()) r.fail("profiles", "needs at least one profile (quick, full)");

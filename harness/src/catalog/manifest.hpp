@@ -33,6 +33,15 @@ struct Claim {
   std::string text;
 };
 
+// An AFTER that does less than BEFORE on purpose (docs/scenario-contract.md, "Lies"): run only
+// by `perfgate lies`, as `after` with `args` appended, and it must be caught as `caught_by`
+// says: "equivalence" (exit 3) or "exact:<metric>" (a count that differs from honest AFTER's).
+struct Lie {
+  std::string name, what, caught_by;
+  std::vector<std::string> args;
+  std::string exact_metric() const { return caught_by.rfind("exact:", 0) == 0 ? caught_by.substr(6) : ""; }
+};
+
 struct Profile {
   json params = json::object();
   json load = json::object();  // service scenarios: connections, duration_s, warmup_s, ...
@@ -52,6 +61,7 @@ struct Manifest {
   std::string cpus = "1";  // a count or "all"
   std::vector<Variant> variants;
   std::vector<Claim> claims;
+  std::vector<Lie> lies;  // never run by `perfgate run`
   json anchors = json::array();
   std::map<std::string, Profile> profiles;
   json service = json::object();

@@ -18,6 +18,7 @@ void add_compare_command(CLI::App& app);
 void add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_batch_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_history_command(CLI::App& app);
+void add_lies_command(CLI::App& app, const std::vector<std::string>& argv);
 
 // The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);

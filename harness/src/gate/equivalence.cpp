@@ -26,6 +26,11 @@ std::optional<std::string> first_difference(const fs::path& a, const fs::path& b
 }
 
 void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files) {
+  if (!s.divergence.empty()) {
+    failure_ = "equivalence gate failed: " + s.variant + " (round " + std::to_string(s.round) +
+               ") reported not equivalent: " + s.divergence;
+    throw EquivalenceFailure(*failure_);
+  }
   auto k = keys_.find(s.variant);
   const std::string key = k == keys_.end() ? "" : k->second;
   std::string value;
@@ -75,26 +80,12 @@ nlohmann::json EquivalenceGate::result() const {
   return {{"kind", "equivalence"}, {"name", "same work"}, {"passed", !failure_.has_value()}, {"detail", detail}};
 }
 
-void ResponseGate::check(const std::string& variant, int round, const std::map<std::string, std::string>& digests) {
-  for (const auto& [path, digest] : digests) {
-    auto [it, fresh] = seen_.emplace(path, Seen{digest, variant, round});
-    if (fresh) continue;
-    ++compared_;
-    if (it->second.digest == digest) continue;
-    failure_ = "equivalence gate failed: " + path + " answered body " + digest.substr(0, 16) + " to " + variant +
-               " (round " + std::to_string(round) + ") but " + it->second.digest.substr(0, 16) + " to " +
-               it->second.variant + " (round " + std::to_string(it->second.round) + ")";
-    throw EquivalenceFailure(*failure_);
-  }
-}
-
 nlohmann::json ResponseGate::result() const {
+  const auto& failure = book_.failure();
   return {{"kind", "equivalence"},
           {"name", "same responses"},
-          {"passed", !failure_.has_value()},
-          {"detail", failure_ ? *failure_
-                              : std::to_string(seen_.size()) + " paths, " + std::to_string(compared_) +
-                                    " later answers compared with the first, all bodies equal"}};
+          {"passed", !failure.has_value()},
+          {"detail", failure ? *failure : book_.summary()}};
 }
 
 }  // namespace perfgate::gate

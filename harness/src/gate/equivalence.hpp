@@ -11,13 +11,14 @@
 #include "catalog/manifest.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "load/response_book.hpp"
 #include "run/batch_runner.hpp"
+#include "run/not_equivalent.hpp"
 
 namespace perfgate::gate {
 
-struct EquivalenceFailure : Error {
-  explicit EquivalenceFailure(const std::string& m) : Error(kExitEquivalence, m) {}
-};
+// Thrown by the gates here and by the service sampler (run/ cannot see gate/): exit 3.
+using run::EquivalenceFailure;
 
 class EquivalenceGate {
  public:
@@ -41,21 +42,18 @@ class EquivalenceGate {
   std::optional<std::string> failure_;
 };
 
-// Service scenarios: every path's response body must be the same under every variant (over
-// the paths two variants both requested; workloads differ in which paths they ask for).
+// Service scenarios: every answer counts. The load generator checks each one in book() as it
+// arrives (load::ResponseBook: within a variant every answer equals the path's first, and
+// first answers agree across variants; status and body, warm-up included); the service
+// sampler throws EquivalenceFailure on the first difference, and result() says what was
+// checked.
 class ResponseGate {
  public:
-  void check(const std::string& variant, int round, const std::map<std::string, std::string>& body_digests);
+  load::ResponseBook& book() { return book_; }
   nlohmann::json result() const;
 
  private:
-  struct Seen {
-    std::string digest, variant;
-    int round;
-  };
-  std::map<std::string, Seen> seen_;
-  std::size_t compared_ = 0;
-  std::optional<std::string> failure_;
+  load::ResponseBook book_;
 };
 
 // The first line where two files differ: "line N: 'a' vs 'b'", or nullopt if they are equal.

@@ -44,6 +44,10 @@ class ResponseBook {
   // A request that got no response because the connection failed (`what`: the error).
   bool transport_error(const std::string& path, std::uint64_t request, const std::string& what);
   void timeout() { ++timeouts_; }
+  // A divergence found elsewhere (a server's own "equivalent": false): the book's failure.
+  void report_divergence(const std::string& message) {
+    if (!failure_) failure_ = message;
+  }
 
   const std::optional<std::string>& failure() const { return failure_; }
   std::uint64_t answers() const { return answers_; }

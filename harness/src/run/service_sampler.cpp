@@ -12,6 +12,7 @@
 #include "common/interrupt.hpp"
 #include "load/http_load.hpp"
 #include "measure/cgroup.hpp"
+#include "run/not_equivalent.hpp"
 
 namespace perfgate::run {
 namespace beast = boost::beast;
@@ -74,7 +75,7 @@ json stats_of(unsigned port, const std::string& path) {
 }  // namespace
 
 Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
-                          const TempDir& run_dir, int serial, std::map<std::string, std::string>& body_digests) {
+                          const TempDir& run_dir, int serial, load::ResponseBook& book) {
   const fs::path dir = run_dir.subdir("service-" + std::to_string(serial));
   fs::create_directories(dir / "work");
   const std::string who = plan.scenario + " (" + variant + ") server";
@@ -106,8 +107,10 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   o.cpus = plan.load_cpus;
   o.seed = plan.seed + static_cast<std::uint64_t>(round);
   o.keep_latencies = true;
-  auto run = [&](double seconds) {
+  auto run = [&](double seconds, const char* phase) {
     o.duration_s = seconds;
+    book.begin(variant, round, phase);
+    o.book = &book;
     try {
       return load::run_load(o, set);
     } catch (const std::exception& e) {
@@ -119,21 +122,29 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   if (double w = plan.load.value("warmup_s", 0.0); w > 0) {
     const auto measured_seed = o.seed;
     o.seed = measured_seed ^ 0x5EED5EED5EEDULL;  // the window must not replay the warm-up's requests
-    auto wr = run(w);
+    run(w, "warm-up");
     o.seed = measured_seed;
-    for (const auto& [p, d] : wr.body_digest) body_digests.emplace(p, d);
   }
   const std::string stats_path = plan.service.value("stats_path", "");
   json s0 = stats_of(port, stats_path);
   auto cpu0 = cgroup.cpu();
   check_interrupted();
-  load::LoadResult r = run(plan.load.value("duration_s", 5.0));
+  load::LoadResult r = run(plan.load.value("duration_s", 5.0), "window");
   auto cpu1 = cgroup.cpu();
   json s1 = stats_of(port, stats_path);
   const int rc = server.stop();
   if (rc != 0)
     throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" +
                    tail_of_file(spec.stderr_path));
+  // A server that found its own answers wrong says so on its last stdout line, at exit.
+  const auto last = nlohmann::json::parse(last_nonempty_line(spec.stdout_path), nullptr, false);
+  if (auto reason = reported_divergence(last)) {
+    const std::string msg = "equivalence gate failed: " + who + " (round " + std::to_string(round) +
+                            ") reported not equivalent: " + *reason;
+    book.report_divergence(msg);
+    throw EquivalenceFailure(msg);
+  }
+  if (book.failure()) throw EquivalenceFailure(*book.failure());
 
   Sample s;
   s.round = round;
@@ -164,7 +175,6 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
     if (h + m > 0) put("hit_ratio", h / (h + m), "ratio", "higher", "server-stats");
   }
   s.digest = r.digest();
-  for (const auto& [p, d] : r.body_digest) body_digests.emplace(p, d);
   s.extra = {
       {"inconsistent_paths", r.inconsistent_paths}, {"workload", r.label}, {"status", r.to_json(false)["status"]}};
   std::vector<double> lat_ms;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "load/response_book.hpp"
 #include "run/batch_runner.hpp"
 
 namespace perfgate::run {
@@ -22,9 +23,12 @@ struct ServicePlan {
   std::uint64_t seed = 1;
 };
 
-// Runs one sample; fills `body_digests` (path → digest) for the equivalence gate.
+// Runs one sample. Every answer (warm-up and window) is checked in `book` as it arrives (the
+// response gate: gate::ResponseGate owns the book across the scenario's samples); throws
+// EquivalenceFailure (exit 3) when an answer differed or the server's last stdout line said
+// "equivalent": false.
 Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
-                          const TempDir& run_dir, int serial, std::map<std::string, std::string>& body_digests);
+                          const TempDir& run_dir, int serial, load::ResponseBook& book);
 
 // GET path on 127.0.0.1:port, returning the body; throws RunError.
 std::string http_get(unsigned port, const std::string& path, double timeout_s = 5);

@@ -157,10 +157,7 @@ void ScenarioRun::run_rounds() {
   if (m.kind == "service") {
     service = service_plan();
     hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
-      std::map<std::string, std::string> digests;
-      run::Sample s = run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, digests);
-      responses.check(variant, round, digests);
-      return s;
+      return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
     };
   }
   auto gates_now = [&] {

@@ -1,0 +1,182 @@
+#include "suite/lies.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "plan/plan.hpp"
+#include "suite/execute.hpp"
+
+namespace perfgate::suite {
+
+using json = nlohmann::json;
+
+namespace {
+
+struct Ran {
+  int exit_code = 0;
+  json scenario;  // the scenario's results document
+};
+
+// BEFORE against AFTER (+ `lie_args`) at the lies' profile: no other variant, no claim, no
+// baseline, nothing written; the same suite as `perfgate run` otherwise.
+Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& scenario,
+             const std::vector<std::string>& lie_args, const LiesOptions& lo, const std::vector<std::string>& argv,
+             const StatusLine& status) {
+  plan::RunOptions o;
+  o.profile = lo.profile;
+  o.min_rounds = lo.rounds;
+  o.max_rounds = lo.rounds;
+  o.warmup = 0;
+  o.seed = lo.seed;
+  o.cpus = lo.cpus;
+  o.quiet = true;
+  o.baseline_path = "none";
+  for (const auto& a : lie_args) o.scenario_args.push_back("after=" + a);
+  plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
+  for (auto& sp : rp.scenarios) {
+    std::vector<catalog::Variant> pair;
+    for (const auto& v : sp.variants)
+      if (v.name == "before" || v.name == "after") pair.push_back(v);
+    sp.variants = pair;
+    sp.claims.clear();
+  }
+  plan::finish_plan(rp, o);
+  RunOutcome out = execute_plan(rp, o, argv, {{"lies", lie_args}}, status);
+  if (out.interrupted) throw Interrupted();
+  Ran r;
+  r.exit_code = out.exit_code;
+  if (out.results.contains("scenarios") && !out.results["scenarios"].empty()) r.scenario = out.results["scenarios"][0];
+  return r;
+}
+
+std::string clip(const std::string& s, std::size_t n = 400) { return s.size() > n ? s.substr(0, n) + "..." : s; }
+
+// The run's own words for why it failed: its error, else its first failed gate.
+std::string why(const Ran& r) {
+  const json& d = r.scenario;
+  if (d.contains("error") && d["error"].is_object() && d["error"].contains("message"))
+    return d["error"]["message"].get<std::string>();
+  if (d.contains("gates"))
+    for (const auto& g : d["gates"])
+      if (g.value("passed", true) == false) return g.value("detail", std::string("a gate failed"));
+  return "no gate failed";
+}
+
+// Every measured value of `metric` for `variant`, in round order.
+std::vector<double> values_of(const Ran& r, const std::string& variant, const std::string& metric) {
+  std::vector<double> out;
+  if (!r.scenario.contains("samples")) return out;
+  for (const auto& s : r.scenario["samples"]) {
+    if (s.value("variant", "") != variant || s.value("warmup", false)) continue;
+    if (s.contains("metrics") && s["metrics"].contains(metric))
+      out.push_back(s["metrics"][metric]["value"].get<double>());
+  }
+  return out;
+}
+
+std::string list(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) {
+    const json j = x == std::floor(x) && std::abs(x) < 1e15 ? json(static_cast<long long>(x)) : json(x);
+    s += (s.empty() ? "" : ",") + j.dump();
+  }
+  return s.empty() ? "(none)" : s;
+}
+
+void judge_equivalence(LieCheck& c, const Ran& lie) {
+  c.caught = lie.exit_code == kExitEquivalence;
+  if (c.caught)
+    c.how = "exit 3: " + clip(why(lie));
+  else if ((c.could_not_run = lie.exit_code == kExitRun || lie.exit_code == kExitUsage))
+    c.how = "could not run (exit " + std::to_string(lie.exit_code) + "): " + clip(why(lie));
+  else
+    c.how = "NOT caught: exit " + std::to_string(lie.exit_code) + ", the equivalence gate passed (" +
+            clip(why(lie), 200) + ")";
+}
+
+void judge_exact(LieCheck& c, const std::string& metric, const Ran& honest, const Ran& lie) {
+  if (lie.exit_code == kExitEquivalence) {
+    c.how = "declared " + c.caught_by + " but caught by equivalence (declare \"equivalence\"): " + clip(why(lie), 200);
+    return;
+  }
+  for (const Ran* r : {&honest, &lie})
+    if (r->exit_code == kExitRun || r->exit_code == kExitUsage || r->exit_code == kExitEquivalence) {
+      c.could_not_run = r->exit_code != kExitEquivalence;
+      c.how = std::string(r == &honest ? "honest after" : "the lie") + " could not run (exit " +
+              std::to_string(r->exit_code) + "): " + clip(why(*r));
+      return;
+    }
+  const auto truth = values_of(honest, "after", metric), told = values_of(lie, "after", metric);
+  const std::string counts = c.caught_by + " after=" + list(truth) + " lie=" + list(told);
+  if (truth.empty() || told.empty()) {
+    c.how = counts + ": metric '" + metric + "' missing from the samples";
+    return;
+  }
+  for (double t : truth)
+    if (t != truth.front()) {
+      c.how = counts + ": not an exact count (honest after varies), the gate cannot decide";
+      return;
+    }
+  for (double v : told)
+    if (v == truth.front()) {
+      c.how = "NOT caught: " + counts + " (the lie's count equals honest after's)";
+      return;
+    }
+  c.caught = true;
+  c.how = counts;
+}
+
+}  // namespace
+
+std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
+                                 const LiesOptions& lo, const std::vector<std::string>& argv,
+                                 const StatusLine& status) {
+  std::vector<const catalog::Manifest*> chosen;
+  if (names.empty())
+    for (const auto& m : catalog) chosen.push_back(&m);
+  else
+    for (const auto& n : names) chosen.push_back(&catalog::find_scenario(catalog, n));
+  std::vector<LieCheck> out;
+  for (const auto* m : chosen) {
+    if (m->lies.empty()) {
+      out.push_back({m->name, "(none)", "", "", false, false, 0, m->file.string() + " declares no lies"});
+      continue;
+    }
+    std::optional<Ran> honest;  // run once per scenario, for its exact-count lies
+    for (const auto& l : m->lies) {
+      LieCheck c{m->name, l.name, l.what, l.caught_by, false, false, 0, ""};
+      status.update(m->name + ": lie " + l.name);
+      const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, status);
+      c.exit_code = lie.exit_code;
+      const std::string metric = l.exact_metric();
+      if (metric.empty()) {
+        judge_equivalence(c, lie);
+      } else {
+        if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, status);
+        judge_exact(c, metric, *honest, lie);
+      }
+      out.push_back(std::move(c));
+    }
+  }
+  status.done();
+  return out;
+}
+
+int lies_exit_code(const std::vector<LieCheck>& checks) {
+  int code = kExitOk;
+  for (const auto& c : checks) {
+    if (c.caught) continue;
+    if (c.could_not_run) return kExitRun;
+    code = kExitPerformance;
+  }
+  return code;
+}
+
+json to_json(const LieCheck& c) {
+  return {{"scenario", c.scenario}, {"lie", c.lie}, {"what", c.what},          {"caught_by", c.caught_by},
+          {"caught", c.caught},     {"how", c.how}, {"exit_code", c.exit_code}};
+}
+
+}  // namespace perfgate::suite
