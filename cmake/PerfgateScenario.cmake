@@ -15,3 +15,22 @@ function(perfgate_scenario)
   install(TARGETS scenario_${S_NAME} RUNTIME DESTINATION share/perfgate/scenarios/${S_NAME})
   install(FILES scenario.json ${S_EXTRA_FILES} DESTINATION share/perfgate/scenarios/${S_NAME})
 endfunction()
+
+# perfgate_pg_scenario(NAME <name> SOURCES <files...> [TEST <gtest source>])
+#
+# A PostgreSQL scenario: the program linked with the shared PostgreSQL pieces
+# (seeders/pg_scenario, the file-cloud seeders, libpq), and its gate test, one process for
+# the whole suite so it shares one throwaway cluster and one seeded template.
+function(perfgate_pg_scenario)
+  cmake_parse_arguments(S "" "NAME;TEST" "SOURCES" ${ARGN})
+  perfgate_scenario(NAME ${S_NAME} SOURCES ${S_SOURCES}
+    LIBS perfgate::pg_scenario perfgate::seeder_filecloud perfgate::pg_client)
+  if(S_TEST AND (BUILD_TESTING OR NOT DEFINED BUILD_TESTING))
+    add_executable(test_${S_NAME}_gate ${S_TEST})
+    target_link_libraries(test_${S_NAME}_gate PRIVATE perfgate::pg_test_support perfgate::sample)
+    target_compile_definitions(test_${S_NAME}_gate PRIVATE SCENARIO_PROGRAM="$<TARGET_FILE:scenario_${S_NAME}>")
+    add_dependencies(test_${S_NAME}_gate scenario_${S_NAME})
+    add_test(NAME ${S_NAME}_gate COMMAND test_${S_NAME}_gate)
+    set_tests_properties(${S_NAME}_gate PROPERTIES TIMEOUT 300 LABELS "postgres;scenario")
+  endif()
+endfunction()

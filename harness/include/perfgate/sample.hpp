@@ -41,9 +41,11 @@ struct Invocation {
   std::string target;   // seed: where to build it
   std::string listen = "127.0.0.1:0";
   json params = json::object();
+  std::string lie;  // --lie NAME: a declared lie of the manifest's `lies` (empty: honest)
   std::map<std::string, std::string> flags;  // any other --name [value]; "" for a bare flag
 
   bool has(const std::string& flag) const { return flags.count(flag) != 0; }
+  bool lying(std::string_view name) const { return lie == name; }
   std::string flag(const std::string& name, const std::string& fallback = "") const {
     auto it = flags.find(name);
     return it == flags.end() ? fallback : it->second;
@@ -90,6 +92,8 @@ inline Invocation parse_invocation(int argc, char** argv) {
       inv.listen = value;
     else if (name == "params")
       inv.params = json::parse(value.empty() ? "{}" : value);
+    else if (name == "lie")
+      inv.lie = value;
     else
       inv.flags[name] = value;
   }
@@ -181,8 +185,20 @@ class Report {
     digest_ = std::move(hex);
     return *this;
   }
+  // The program saw a wrong or divergent answer: the harness exits 3 with `reason`. Only the
+  // first reason is kept (the first occurrence is the one worth reading).
+  Report& not_equivalent(const std::string& reason) {
+    if (equivalent_) reason_ = reason;
+    equivalent_ = false;
+    return *this;
+  }
+  bool equivalent() const { return equivalent_; }
   json to_json() const {
     json j = {{"digest", digest_}, {"metrics", metrics_}};
+    if (!equivalent_) {
+      j["equivalent"] = false;
+      j["equivalence_reason"] = reason_;
+    }
     if (!series_.empty()) j["series"] = series_;
     if (!extra_.empty()) j["extra"] = extra_;
     return j;
@@ -192,6 +208,8 @@ class Report {
 
  private:
   std::string digest_;
+  bool equivalent_ = true;
+  std::string reason_;
   json metrics_ = json::object();
   json series_ = json::object();
   json extra_ = json::object();

@@ -1,0 +1,121 @@
+// The scenario SDK: a program's whole main.
+//
+//   int main(int argc, char** argv) {
+//     return perfgate::scenario_main(argc, argv, perfgate::ScenarioProgram("my_scenario")
+//                                                    .variants({"before", "after"})
+//                                                    .lies({"no-metadata-join", "stop-early"})
+//                                                    .seed(seed)
+//                                                    .run(run));
+//   }
+//
+// It parses the contract's command line (sample.hpp's parse_invocation), refuses an unknown
+// command, variant or lie with exit 2, dispatches to seed / run / serve, prints the seed's
+// figures and the run's Report as the last stdout line, and turns an exception into a message
+// on stderr and exit 1. A run that finds a wrong or divergent answer says so in its Report
+// (Report::not_equivalent) or throws NotEquivalent: either way the line carries
+// "equivalent": false and the reason, the program exits 0, and the harness exits 3.
+#pragma once
+
+#include <functional>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "perfgate/sample.hpp"
+
+namespace perfgate {
+
+// A wrong or divergent answer found where returning a Report is awkward.
+class NotEquivalent : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a program is: its name, what it accepts, and its handlers. Built fluently:
+//   ScenarioProgram("x").variants({"before", "after"}).lies({"stop-early"}).seed(f).run(g)
+struct ScenarioProgram {
+  explicit ScenarioProgram(std::string program_name) : name(std::move(program_name)) {}
+  ScenarioProgram& variants(std::vector<std::string> v) {
+    variant_names = std::move(v);
+    return *this;
+  }
+  ScenarioProgram& lies(std::vector<std::string> v) {
+    lie_names = std::move(v);
+    return *this;
+  }
+  ScenarioProgram& seed(std::function<json(const Invocation&)> f) {
+    seed_fn = std::move(f);
+    return *this;
+  }
+  ScenarioProgram& run(std::function<Report(const Invocation&)> f) {
+    run_fn = std::move(f);
+    return *this;
+  }
+  ScenarioProgram& serve(std::function<int(const Invocation&)> f) {
+    serve_fn = std::move(f);
+    return *this;
+  }
+
+  std::string name;
+  std::vector<std::string> variant_names;           // accepted --variant values (empty: any)
+  std::vector<std::string> lie_names;               // accepted --lie values (the manifest's `lies[].name`)
+  std::function<json(const Invocation&)> seed_fn;   // the fixture's figures (null json: print nothing)
+  std::function<Report(const Invocation&)> run_fn;  // one sample's report
+  std::function<int(const Invocation&)> serve_fn;   // serves until SIGTERM; the exit code
+};
+
+namespace detail {
+inline std::string one_of(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i) s += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + names[i];
+  return s.empty() ? "(none declared)" : s;
+}
+inline bool listed(const std::vector<std::string>& names, const std::string& n) {
+  for (const auto& x : names)
+    if (x == n) return true;
+  return false;
+}
+}  // namespace detail
+
+inline int scenario_main(int argc, char** argv, const ScenarioProgram& p) {
+  Invocation inv;
+  try {
+    inv = parse_invocation(argc, argv);
+    const bool has = inv.command == "seed"  ? static_cast<bool>(p.seed_fn)
+                     : inv.command == "run" ? static_cast<bool>(p.run_fn)
+                                            : static_cast<bool>(p.serve_fn);
+    if (!has) throw std::invalid_argument(p.name + " has no `" + inv.command + "` command");
+    if (inv.command != "seed" && !p.variant_names.empty() && !detail::listed(p.variant_names, inv.variant))
+      throw std::invalid_argument("unknown variant '" + inv.variant + "': expected " + detail::one_of(p.variant_names));
+    if (!inv.lie.empty() && (inv.command == "seed" || !detail::listed(p.lie_names, inv.lie)))
+      throw std::invalid_argument("unknown lie '" + inv.lie + "': " + p.name + " declares " +
+                                  detail::one_of(p.lie_names));
+  } catch (const std::exception& e) {
+    std::cerr << p.name << ": " << e.what() << std::endl;
+    return 2;
+  }
+  try {
+    if (inv.command == "seed") {
+      const json figures = p.seed_fn(inv);
+      if (!figures.is_null()) std::cout << figures.dump() << std::endl;
+      return 0;
+    }
+    if (inv.command == "serve") return p.serve_fn(inv);
+    Report report;
+    try {
+      report = p.run_fn(inv);
+    } catch (const NotEquivalent& e) {
+      report = Report{};
+      report.not_equivalent(e.what());
+    }
+    if (!inv.lie.empty()) report.extra("lie", inv.lie);
+    report.print();
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << p.name << ": " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace perfgate
