@@ -12,9 +12,16 @@ namespace {
 
 class SingleFlightAuthenticator final : public Authenticator {
  public:
-  using Authenticator::Authenticator;
+  SingleFlightAuthenticator(const UserStore& users, Verifier& verifier, CredentialCache& cache, std::string lie)
+      : Authenticator(users, verifier, cache),
+        one_slot_(lie == "one-slot-cache"),
+        waiters_deny_(lie == "waiters-deny") {}
 
   std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
+    if (one_slot_) {  // the lie: whoever asks gets the last success, no key, no lookup
+      std::lock_guard lock(flights_mutex_);
+      if (last_success_) return last_success_;
+    }
     const CacheKey key = cache_key(user, password);
     std::shared_ptr<Flight> flight;
     bool leader = false;
@@ -33,6 +40,7 @@ class SingleFlightAuthenticator final : public Authenticator {
       flight = slot;
     }
     if (!leader) {
+      if (waiters_deny_) return std::nullopt;  // the lie: no waiting, no answer
       std::unique_lock lock(flight->mutex);
       flight->landed.wait(lock, [&] { return flight->done; });
       if (flight->result) return flight->result;
@@ -49,6 +57,7 @@ class SingleFlightAuthenticator final : public Authenticator {
     {
       std::lock_guard lock(flights_mutex_);
       flights_.erase(key);
+      if (result) last_success_ = result;
     }
     {
       std::lock_guard lock(flight->mutex);
@@ -73,6 +82,8 @@ class SingleFlightAuthenticator final : public Authenticator {
     std::optional<UserId> result;  // set only on success
   };
 
+  const bool one_slot_, waiters_deny_;
+  std::optional<UserId> last_success_;  // read by the lie "one-slot-cache" only
   mutable std::mutex flights_mutex_;
   std::unordered_map<CacheKey, std::shared_ptr<Flight>, CacheKeyHash> flights_;
   std::uint64_t coalesced_ = 0;
@@ -80,8 +91,9 @@ class SingleFlightAuthenticator final : public Authenticator {
 
 }  // namespace
 
-std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache) {
-  return std::make_unique<SingleFlightAuthenticator>(users, verifier, cache);
+std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
+                                          const std::string& lie) {
+  return std::make_unique<SingleFlightAuthenticator>(users, verifier, cache, lie);
 }
 
 namespace after {

@@ -68,9 +68,9 @@ std::optional<UserId> Authenticator::verify_and_cache(const CacheKey& key, std::
 }
 
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,
-                                                  Verifier& verifier, CredentialCache& cache) {
+                                                  Verifier& verifier, CredentialCache& cache, const std::string& lie) {
   if (variant == "before") return make_before(users, verifier, cache);
-  if (variant == "after") return make_after(users, verifier, cache);
+  if (variant == "after") return make_after(users, verifier, cache, lie);
   throw std::runtime_error("unknown variant '" + variant + "': expected before or after");
 }
 

@@ -85,9 +85,16 @@ std::unique_ptr<Authenticator> make_before(const UserStore& users, Verifier& ver
 // AFTER: concurrent misses for one key coalesce into one verification (single flight); the
 // waiters take its success. A failure is never shared nor cached: each caller whose flight
 // did not succeed verifies on its own, so a wrong password costs every caller a verification.
-std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache);
+//
+// `lie` (the manifest's lies; each does less than BEFORE): "one-slot-cache" answers every
+// caller from the last success, skipping the key hash and the lookup (a caller of another
+// user gets this user's id); "waiters-deny" has callers that find a flight in the air answer
+// "denied" at once instead of waiting for it.
+std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
+                                          const std::string& lie = "");
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,
-                                                  Verifier& verifier, CredentialCache& cache);
+                                                  Verifier& verifier, CredentialCache& cache,
+                                                  const std::string& lie = "");
 
 namespace after {
 // How many callers joined another caller's flight instead of verifying (since construction).

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -74,8 +75,11 @@ class AfterCache final : public BlobCache {
 
   void read(const std::string& sha256, int reader, const Sink& sink) override {
     const auto final_path = this->final_path(sha256);
+    const std::size_t hold_back = config_.lie == "truncated-hit" ? 256 * 1024
+                                  : config_.lie == "empty-hit"   ? SIZE_MAX
+                                                                 : 0;
     for (;;) {
-      if (serve_from_disk(final_path, sink)) {  // a hit, or a re-check after a flight landed
+      if (serve_from_disk(final_path, sink, hold_back)) {  // a hit, or a re-check after a flight landed
         ++counters_.disk_hits;
         return;
       }

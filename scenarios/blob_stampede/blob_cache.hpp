@@ -32,6 +32,9 @@ struct CacheConfig {
   Endpoint remote;
   bool fsync = true;  // fsync the temporary file before the rename (both variants)
   Hooks hooks;
+  // AFTER's lies (the manifest's `lies`; each serves less than BEFORE): "truncated-hit" serves
+  // a hit's stream without its last 256 KiB chunk, "empty-hit" serves a hit nothing at all.
+  std::string lie;
 };
 
 // What a cache did, counted by the cache itself (the remote counts fetches on its side).
@@ -85,8 +88,9 @@ std::size_t open_gates(const BlobCache& after_cache);
 
 // --- shared by both variants -----------------------------------------------------------
 
-// Streams the cache file to `sink` if it exists; false when there is no such file.
-bool serve_from_disk(const std::filesystem::path& path, const Sink& sink);
+// Streams the cache file to `sink` if it exists; false when there is no such file. The last
+// `hold_back` bytes are not served (AFTER's lies only; 0 otherwise).
+bool serve_from_disk(const std::filesystem::path& path, const Sink& sink, std::size_t hold_back = 0);
 
 // Owns a file descriptor.
 class Fd {

@@ -38,7 +38,7 @@ void write_all(int fd, const char* data, std::size_t n, const std::filesystem::p
   }
 }
 
-bool serve_from_disk(const std::filesystem::path& path, const Sink& sink) {
+bool serve_from_disk(const std::filesystem::path& path, const Sink& sink, std::size_t hold_back) {
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) {
     if (errno == ENOENT) return false;
@@ -47,7 +47,8 @@ bool serve_from_disk(const std::filesystem::path& path, const Sink& sink) {
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0)
     throw std::runtime_error("cannot stat " + path.string() + ": " + std::strerror(errno));
-  const auto size = static_cast<std::size_t>(st.st_size);
+  const auto file_size = static_cast<std::size_t>(st.st_size);
+  const std::size_t size = file_size - std::min(hold_back, file_size);
   if (size == 0) return true;
   // A shared read-only mapping: the page cache's pages, without a copy per reader (files at
   // the final path are never truncated, in either variant).

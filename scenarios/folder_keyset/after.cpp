@@ -13,20 +13,21 @@ namespace {
 
 class After final : public Walker {
  public:
-  After(std::string parent, int page_size) : parent_(std::move(parent)), page_size_(page_size) {}
+  After(std::string parent, int page_size, std::string lie)
+      : parent_(std::move(parent)), page_size_(page_size), lie_(std::move(lie)) {}
 
   std::vector<Statement> statements() const override {
+    // The lie "no-id" returns the names only: the id column is there, its values are not.
+    const std::string cols = lie_ == "no-id" ? "NULL::uuid AS id, name" : "id, name";
     return {{"page_first",
-             R"sql(
-SELECT id, name
+             "\nSELECT " + cols + R"sql(
   FROM folders
  WHERE parent_id = $1 AND NOT is_trashed
  ORDER BY name
  LIMIT $2)sql",
              {}},
             {"page_after",
-             R"sql(
-SELECT id, name
+             "\nSELECT " + cols + R"sql(
   FROM folders
  WHERE parent_id = $1 AND NOT is_trashed AND name > $3
  ORDER BY name
@@ -36,7 +37,7 @@ SELECT id, name
 
   Statement next() const override {
     const auto all = statements();
-    const std::string limit = std::to_string(page_size_ + 1);
+    const std::string limit = std::to_string(lie_ == "stop-early" ? page_size_ : page_size_ + 1);
     if (!last_) {
       Statement s = all[0];
       s.params = {parent_, limit};
@@ -59,13 +60,14 @@ SELECT id, name
  private:
   std::string parent_;
   int page_size_;
+  std::string lie_;
   std::optional<std::string> last_;
 };
 
 }  // namespace
 
-std::unique_ptr<Walker> make_after(const std::string& parent_id, int page_size) {
-  return std::make_unique<After>(parent_id, page_size);
+std::unique_ptr<Walker> make_after(const std::string& parent_id, int page_size, const std::string& lie) {
+  return std::make_unique<After>(parent_id, page_size, lie);
 }
 
 }  // namespace folder_keyset

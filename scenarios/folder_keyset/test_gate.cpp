@@ -1,5 +1,5 @@
-// folder_keyset's equivalence gate: both variants walk the same name sequence, and a variant
-// made to return a different sequence gets a different digest.
+// folder_keyset's equivalence gate: both variants walk the same rows (id and name), and each
+// declared lie is told apart from BEFORE.
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
@@ -28,11 +28,20 @@ TEST_F(FolderKeysetGate, BothVariantsWalkTheSameNames) {
   EXPECT_EQ(db_->digest("after"), before);
 }
 
-TEST_F(FolderKeysetGate, GateTripsWhenOneVariantDiffers) {
+// The manifest's lies: each returns less than BEFORE and must not pass as the same work.
+TEST_F(FolderKeysetGate, NoIdLieChangesTheDigest) {
   const std::string before = db_->digest("before");
-  const std::string perturbed = db_->digest("after", {"--test-perturb"});
-  ASSERT_EQ(perturbed.size(), 32u) << perturbed;
-  EXPECT_NE(perturbed, before);
+  const std::string lied = db_->digest("after", {"--lie", "no-id"});
+  ASSERT_EQ(lied.size(), 32u) << lied;
+  EXPECT_NE(lied, before);
+}
+
+TEST_F(FolderKeysetGate, StopEarlyLieSaysItIsNotEquivalent) {
+  auto r = db_->run("after", {"--lie", "stop-early"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.last_json();
+  EXPECT_EQ(j.value("equivalent", true), false) << j.dump();
+  EXPECT_NE(j.value("equivalence_reason", "").find("walked 40 sub-folders"), std::string::npos) << j.dump();
 }
 
 TEST_F(FolderKeysetGate, PagesAndPlansAreReported) {
@@ -54,7 +63,9 @@ TEST_F(FolderKeysetGate, PagesAndPlansAreReported) {
     int lines = 1;
     while (std::getline(in, line)) ++lines;
     EXPECT_EQ(lines, 437) << variant;
-    EXPECT_EQ(first, "project-00000") << variant;
+    // The canonical row: R2;T36:<id>;T13:project-00000;
+    EXPECT_EQ(first.substr(0, 7), "R2;T36:") << first;
+    EXPECT_EQ(first.substr(first.size() - 18), "T13:project-00000;") << variant << ": " << first;
   }
 }
 

@@ -7,18 +7,17 @@
 #include <string>
 #include <vector>
 
-#include "postgres/pg_client.hpp"
+#include "pg_scenario/pg_scenario.hpp"
 
 namespace folder_keyset {
 
-struct Statement {
-  std::string name;  // prepared statement name
-  std::string sql;
-  std::vector<perfgate::fixtures::PgParam> params;
-};
+using Statement = perfgate::pg_scenario::Statement;
+
+// Every page statement returns the answer's columns first: id, name (BEFORE adds its total).
+constexpr int kAnswerColumns = 2;
 
 struct Page {
-  std::vector<std::string> names;  // in order
+  std::vector<std::string> names;  // in order; the page's rows are the result's first names.size()
   bool has_next = false;
 };
 
@@ -36,6 +35,11 @@ class Walker {
 // BEFORE: LIMIT/OFFSET with COUNT(*) OVER () per page; has_next from the total.
 std::unique_ptr<Walker> make_before(const std::string& parent_id, int page_size);
 // AFTER: keyset name > $last on idx_folders_unique_name; has_next from the page length.
-std::unique_ptr<Walker> make_after(const std::string& parent_id, int page_size);
+// `lie`: "" (honest), "no-id" (the id column comes back NULL: the walk reads names only) or
+// "stop-early" (asks for page_size rows, not one more, so has_next is never true: one page).
+std::unique_ptr<Walker> make_after(const std::string& parent_id, int page_size, const std::string& lie = "");
+
+// One sample: the full walk, timed; every answer column (id, name) of every row digested after.
+perfgate::Report run(const perfgate::Invocation& inv);
 
 }  // namespace folder_keyset

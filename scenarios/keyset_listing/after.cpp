@@ -37,25 +37,31 @@ std::string branch(const char* type, const char* table, const char* parent_col, 
 std::string folders(const Shape& s, bool cursor) {
   return branch("folder", "folders", "parent_id", "NULL::bigint", s, cursor);
 }
-std::string files(const Shape& s, bool cursor) { return branch("file", "files", "folder_id", "size", s, cursor); }
+// The lie "null-size" reads no size: the column is there, its values are not.
+std::string files(const Shape& s, bool cursor, bool null_size) {
+  return branch("file", "files", "folder_id", null_size ? "NULL::bigint" : "size", s, cursor);
+}
 
 // Both groups: the folder branch (with or without the cursor) and the whole file branch,
 // each pre-sorted and pre-limited, merged.
-std::string merged(const Shape& s, bool folder_cursor) {
+std::string merged(const Shape& s, bool folder_cursor, bool null_size) {
   return "SELECT type, id, name, size, updated_at, sort_str FROM (\n  (" + folders(s, folder_cursor) +
-         ")\n  UNION ALL\n  (" + files(s, false) + ")\n) page\nORDER BY type = 'file', " + s.key_out + s.dir + ", id" +
-         s.dir + "\nLIMIT $2";
+         ")\n  UNION ALL\n  (" + files(s, false, null_size) + ")\n) page\nORDER BY type = 'file', " + s.key_out +
+         s.dir + ", id" + s.dir + "\nLIMIT $2";
 }
 
 class After final : public Lister {
  public:
-  explicit After(std::string folder) : folder_(std::move(folder)) {}
+  After(std::string folder, bool null_size) : folder_(std::move(folder)), null_size_(null_size) {}
 
   std::vector<Statement> statements() const override {
     return {
-        {"name_first", merged(kName, false), {}},          {"name_in_folders", merged(kName, true), {}},
-        {"name_in_files", files(kName, true), {}},         {"mtime_first", merged(kModified, false), {}},
-        {"mtime_in_folders", merged(kModified, true), {}}, {"mtime_in_files", files(kModified, true), {}},
+        {"name_first", merged(kName, false, null_size_), {}},
+        {"name_in_folders", merged(kName, true, null_size_), {}},
+        {"name_in_files", files(kName, true, null_size_), {}},
+        {"mtime_first", merged(kModified, false, null_size_), {}},
+        {"mtime_in_folders", merged(kModified, true, null_size_), {}},
+        {"mtime_in_files", files(kModified, true, null_size_), {}},
     };
   }
 
@@ -75,10 +81,13 @@ class After final : public Lister {
 
  private:
   std::string folder_;
+  bool null_size_;
 };
 
 }  // namespace
 
-std::unique_ptr<Lister> make_after(const std::string& folder_id) { return std::make_unique<After>(folder_id); }
+std::unique_ptr<Lister> make_after(const std::string& folder_id, bool null_size) {
+  return std::make_unique<After>(folder_id, null_size);
+}
 
 }  // namespace keyset_listing

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "postgres/pg_client.hpp"
+#include "pg_scenario/pg_scenario.hpp"
 
 namespace keyset_listing {
 
@@ -24,12 +24,7 @@ struct Cursor {
   std::string id;          // its id
 };
 
-// One prepared statement and the parameters of one page.
-struct Statement {
-  std::string name;  // prepared statement name
-  std::string sql;
-  std::vector<perfgate::fixtures::PgParam> params;
-};
+using Statement = perfgate::pg_scenario::Statement;
 
 // Every statement returns the same columns, in this order:
 //   type ('folder' | 'file'), id, name, size (NULL for folders), updated_at, sort_str
@@ -45,6 +40,11 @@ class Lister {
 // BEFORE: the cursor applied outside the folders UNION ALL files, on computed columns.
 std::unique_ptr<Lister> make_before(const std::string& folder_id);
 // AFTER: the cursor pushed into each branch on base columns, constants decided here.
-std::unique_ptr<Lister> make_after(const std::string& folder_id);
+// `null_size` is the lie "null-size": the file branch returns NULL AS size.
+std::unique_ptr<Lister> make_after(const std::string& folder_id, bool null_size = false);
+
+// One sample: drains both orders with the variant's statements, digests every column of
+// every row (outside the timed pages), explains one page per order.
+perfgate::Report run(const perfgate::Invocation& inv);
 
 }  // namespace keyset_listing

@@ -1,5 +1,5 @@
-// keyset_listing's equivalence gate: every variant drains the same (type, id) sequence in
-// both orders, and a variant made to return a different sequence gets a different digest.
+// keyset_listing's equivalence gate: every variant drains the same rows, every column, in
+// both orders, and each declared lie is told apart from BEFORE.
 #include <gtest/gtest.h>
 
 #include "test_support.hpp"
@@ -36,18 +36,28 @@ TEST_F(KeysetListingGate, EveryVariantDrainsTheSameSequenceInBothOrders) {
   EXPECT_EQ(db_->digest("after"), before);
 }
 
-TEST_F(KeysetListingGate, GateTripsWhenTheNameOrderDiffers) {
-  const std::string after = db_->digest("after");
-  ASSERT_EQ(after.size(), 32u) << after;
-  EXPECT_NE(db_->digest("after", {"--test-perturb", "name"}), after);
+// The manifest's lies: each returns less than BEFORE and must not print BEFORE's digest.
+TEST_F(KeysetListingGate, NullSizeLieChangesTheDigest) {
+  const std::string before = db_->digest("before");
+  ASSERT_EQ(before.size(), 32u) << before;
+  const std::string lie = db_->digest("after", {"--lie", "null-size"});
+  ASSERT_EQ(lie.size(), 32u) << lie;
+  EXPECT_NE(lie, before) << "a listing without sizes passed as the same work";
 }
 
-TEST_F(KeysetListingGate, GateTripsWhenTheModificationOrderDiffers) {
-  const std::string after = db_->digest("after");
-  ASSERT_EQ(after.size(), 32u) << after;
-  const std::string perturbed = db_->digest("after", {"--test-perturb", "mtime"});
-  ASSERT_EQ(perturbed.size(), 32u) << perturbed;
-  EXPECT_NE(perturbed, after);
+TEST_F(KeysetListingGate, StopEarlyLieSaysItIsNotEquivalent) {
+  auto r = db_->run("after", {"--lie", "stop-early"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.last_json();
+  EXPECT_EQ(j.value("equivalent", true), false) << j.dump();
+  EXPECT_NE(j.value("equivalence_reason", "").find("name order"), std::string::npos) << j.dump();
+  EXPECT_NE(j.at("digest").get<std::string>(), db_->digest("before"));
+}
+
+TEST_F(KeysetListingGate, UndeclaredLieIsAUsageError) {
+  auto r = db_->run("after", {"--lie", "sideways"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown lie"), std::string::npos) << r.err;
 }
 
 TEST_F(KeysetListingGate, ReportCarriesTheContractFields) {
@@ -78,6 +88,6 @@ TEST_F(KeysetListingGate, FixtureSeededWithOtherParametersIsRefused) {
 
 TEST_F(KeysetListingGate, UnknownVariantIsAnError) {
   auto r = db_->run("sideways");
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("unknown variant"), std::string::npos) << r.err;
 }

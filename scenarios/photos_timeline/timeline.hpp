@@ -8,15 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "postgres/pg_client.hpp"
+#include "pg_scenario/pg_scenario.hpp"
 
 namespace photos_timeline {
 
-struct Statement {
-  std::string name;  // prepared statement name
-  std::string sql;
-  std::vector<perfgate::fixtures::PgParam> params;
-};
+using Statement = perfgate::pg_scenario::Statement;
 
 // The keyset cursor: the last row of the previous page.
 struct Cursor {
@@ -42,6 +38,13 @@ class Timeline {
 std::unique_ptr<Timeline> make_before(const std::string& user_id, const std::string& now);
 // AFTER: grants materialised once, a LATERAL top-k per drive on the timeline index, the
 // joins on the k emitted rows only.
-std::unique_ptr<Timeline> make_after(const std::string& user_id, const std::string& now);
+// `lie`: "" (honest), "no-metadata-join" (width, height and camera come back NULL: the
+// file_metadata join is skipped) or "no-folder-join" (path comes back NULL: the folders join
+// is skipped).
+std::unique_ptr<Timeline> make_after(const std::string& user_id, const std::string& now, const std::string& lie = "");
+
+// One sample: `pages` pages newest first, timed; every column of every row digested after
+// the timed pages; the middle page explained.
+perfgate::Report run(const perfgate::Invocation& inv);
 
 }  // namespace photos_timeline

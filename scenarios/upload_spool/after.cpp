@@ -53,11 +53,21 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
   FrameSource frames(p);
   for (int f = 0; f < p.files; ++f) {
     fs::path path = dir / ("upload-" + std::to_string(f) + ".spool");
+    if (p.lie == "skip-spool-write") {  // the lie: what would land on disk, never written
+      std::string content;
+      for (int i = 0; i < p.frames; ++i) content.append(frames.frame(f, i), frames.frame_bytes());
+      d.field(content);
+      r.lines.push_back(path.filename().string() + " " + std::to_string(content.size()) + " " +
+                        perfgate::digest_of(content));
+      r.bytes += content.size();
+      continue;
+    }
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
     {
       BufferedWriter w(fd, buffer, r.calls);
-      for (int i = 0; i < p.frames; ++i) w.write(frames.frame(f, i), frames.frame_bytes());
+      const int frames_written = p.lie == "drop-last-frame" ? p.frames - 1 : p.frames;
+      for (int i = 0; i < frames_written; ++i) w.write(frames.frame(f, i), frames.frame_bytes());
       w.flush();
     }
     ::close(fd);

@@ -21,6 +21,11 @@ struct Params {
   int frames = 640;  // frames per upload
   int frame_kib = 16;
   bool corrupt_one_frame = false;  // test-only: flips a byte of one frame, so the gate must trip
+  // The manifest's lies (each does less than BEFORE): "short-read" leaves the last buffer of
+  // every part unread, "drop-last-frame" never writes the last frame of an upload,
+  // "skip-spool-write" digests the frames in memory and writes no spool file at all (same
+  // output, no write(2): caught by the exact count of syscw).
+  std::string lie;
 };
 
 Params params_from(const perfgate::Invocation& inv);

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 
@@ -44,6 +45,7 @@ Params params_from(const perfgate::Invocation& inv) {
   p.frames = inv.param<int>("frames", p.frames);
   p.frame_kib = inv.param<int>("frame_kib", p.frame_kib);
   p.corrupt_one_frame = inv.has("test-corrupt-frame");
+  p.lie = inv.lie;
   return p;
 }
 
@@ -79,8 +81,14 @@ ReadResult read_parts(const fs::path& fixture, const Params& p, std::size_t buff
     int fd = ::open(f.c_str(), O_RDONLY);
     if (fd < 0) fail("cannot open", f);
     perfgate::Digest part;
-    std::uint64_t part_bytes = 0;
-    for (;;) {
+    std::uint64_t part_bytes = 0, limit = UINT64_MAX;
+    if (p.lie == "short-read") {
+      struct stat st {};
+      ::fstat(fd, &st);
+      const auto size = static_cast<std::uint64_t>(st.st_size);
+      limit = size > buffer_bytes ? size - buffer_bytes : 0;
+    }
+    while (part_bytes < limit) {
       ssize_t n = ::read(fd, buf.data(), buf.size());
       ++r.calls;
       if (n < 0) fail("cannot read", f);

@@ -99,6 +99,40 @@ TEST_P(AuthHerd, WarmHitsDoNotVerify) {
   EXPECT_EQ(verifier.count(), 1u);
 }
 
+// The manifest's lies (AFTER only): each does less, and each changes an answer the program digests.
+TEST(AuthHerdLies, OneSlotCacheAnswersAnotherUserWithTheCachedId) {
+  UserStore users;
+  users.put(User{1001, "alice", hash_password("alice-pw", kSalt, kLight)});
+  Verifier verifier;
+  CredentialCache cache;
+  auto honest = make_authenticator("after", users, verifier, cache);
+  ASSERT_EQ(honest->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(honest->authenticate("nobody", "alice-pw"), std::nullopt);
+  CredentialCache lie_cache;
+  auto lie = make_authenticator("after", users, verifier, lie_cache, "one-slot-cache");
+  ASSERT_EQ(lie->authenticate("alice", "alice-pw"), 1001);
+  EXPECT_EQ(lie->authenticate("nobody", "alice-pw"), 1001) << "the lie answers whoever asks with the last success";
+}
+
+TEST(AuthHerdLies, WaitersDenyLeavesTheHerdWithoutAnswers) {
+  UserStore users;
+  users.put(User{1001, "alice", hash_password("alice-pw", kSalt, kLight)});
+  Verifier verifier;
+  CredentialCache cache;
+  auto lie = make_authenticator("after", users, verifier, cache, "waiters-deny");
+  // Hold the leader until the 7 others joined its flight (they return at once, denied).
+  verifier.before_verify = [&] {
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (after::coalesced(*lie) < 7 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(100us);
+  };
+  const auto herd = run_herd(*lie, "alice", "alice-pw", 8);
+  int denied = 0;
+  for (const auto& a : herd.answers) denied += a.user_id ? 0 : 1;
+  EXPECT_EQ(denied, 7);
+  EXPECT_EQ(verifier.count(), 1u);
+}
+
 TEST_P(AuthHerd, WrongPasswordHerdPaysEveryVerificationInBothVariants) {
   hold_herd_of(8);
   const auto herd = run_herd(*auth, "alice", "guess", 8);

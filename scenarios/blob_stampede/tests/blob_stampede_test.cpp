@@ -142,6 +142,25 @@ TEST_F(BlobStampede, AfterStampedeFetchesOnceAndServesTheSourceToEveryReader) {
   EXPECT_EQ(fetch_stats(remote.endpoint()).fetches, 1u);
 }
 
+// The manifest's lies (AFTER only): a hit served short or empty, so a warm read differs.
+TEST_F(BlobStampede, AfterLiesServeLessOnAHit) {
+  RemoteProcess remote(remote_options());
+  for (const auto& [lie, bytes] :
+       {std::pair<std::string, std::uint64_t>{"truncated-hit", kBlobSize - 256 * 1024}, {"empty-hit", 0}}) {
+    fs::remove_all(cache_dir_);
+    fs::create_directories(cache_dir_);
+    CacheConfig c = config(remote);
+    c.lie = lie;
+    auto cache = make_after(std::move(c));
+    const auto cold = read_one(*cache, source(), 0);  // the miss: fetched and written whole
+    EXPECT_EQ(cold.bytes, bytes) << lie << ": the re-check after the fetch is a hit too";
+    const auto warm = read_one(*cache, source(), 1);
+    EXPECT_EQ(warm.bytes, bytes) << lie;
+    EXPECT_NE(warm.hash, served()) << lie;
+    EXPECT_TRUE(cache_file_ok(cache_dir_, source())) << lie << ": the cache file itself is whole";
+  }
+}
+
 TEST_F(BlobStampede, BeforeStampedeFetchesOncePerReader) {
   RemoteProcess remote(remote_options());
   Rendezvous opened;

@@ -1,0 +1,107 @@
+// keyset_listing's sample: both orders drained page by page with the variant's statements.
+// The pages are kept as returned and serialised after the timed window: the digest covers
+// every column of every row (type, id, name, size, updated_at, sort_str), in both orders.
+#include <numeric>
+
+#include "filecloud/filecloud.hpp"
+#include "listing.hpp"
+#include "perfgate/percentile.hpp"
+
+namespace fc = perfgate::seeders::filecloud;
+namespace pf = perfgate::fixtures;
+namespace pgs = perfgate::pg_scenario;
+
+namespace keyset_listing {
+
+namespace {
+
+struct Drain {
+  pgs::Answers answers;
+  std::size_t rows = 0;
+  std::vector<double> page_ms;
+  std::vector<std::optional<Cursor>> cursors;  // the cursor each page started from
+};
+
+// Columns: type, id, name, size, updated_at, sort_str (listing.hpp).
+Cursor cursor_after(const pf::PgResult& r, int row) {
+  return {r.str(row, 0) == "file", r.str(row, 5), r.str(row, 4), r.str(row, 1)};
+}
+
+// `max_pages` < 0: to the end. The lie "stop-early" stops the name order half-way.
+Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit, const char* label, int max_pages) {
+  Drain d;
+  std::optional<Cursor> cursor;
+  for (;;) {
+    const auto st = lister.page(order, cursor, limit);
+    perfgate::Stopwatch sw;
+    auto r = conn.exec_prepared(st.name, st.params);
+    d.page_ms.push_back(sw.ms());
+    d.cursors.push_back(cursor);
+    if (r.rows() > limit) throw std::runtime_error("a page returned more than " + std::to_string(limit) + " rows");
+    d.rows += static_cast<std::size_t>(r.rows());
+    const int n = r.rows();
+    if (n > 0) cursor = cursor_after(r, n - 1);
+    d.answers.add(label, std::move(r));
+    if (n < limit || static_cast<int>(d.page_ms.size()) == max_pages) break;
+  }
+  return d;
+}
+
+double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+}  // namespace
+
+perfgate::Report run(const perfgate::Invocation& inv) {
+  const fc::ListingParams params{inv.param<int>("folders"), inv.param<int>("files")};
+  const int limit = inv.param<int>("page_size", 200);
+  if (limit < 1) throw std::runtime_error("page_size must be at least 1");
+  const std::string schema = inv.variant == "before" ? "premigration" : "migrated";
+  const auto lister = inv.variant == "after" ? make_after(fc::listing_folder_id(), inv.lying("null-size"))
+                                             : make_before(fc::listing_folder_id());
+
+  pf::PgConnection conn(inv.fixture);
+  fc::check_fixture(conn, "listing", {{"folders", params.folders}, {"files", params.files}});
+  conn.exec("SET search_path = " + schema);
+  pgs::prepare_session(conn, lister->statements());
+
+  const std::size_t expected = static_cast<std::size_t>(params.folders + params.files);
+  const int name_pages = inv.lying("stop-early") ? static_cast<int>(expected / limit / 2 + 1) : -1;
+  Drain by_name = drain(conn, *lister, Order::Name, limit, "name", name_pages);
+  Drain by_mtime = drain(conn, *lister, Order::Modified, limit, "mtime", -1);
+
+  perfgate::Report report;
+  perfgate::Digest digest;
+  perfgate::OutputLog log(digest);
+  by_name.answers.write(log);
+  by_mtime.answers.write(log);
+  for (const auto* d : {&by_name, &by_mtime})
+    if (d->rows != expected)
+      report.not_equivalent("drained " + std::to_string(d->rows) + " rows in " +
+                            (d == &by_name ? "name" : "modification") + " order, the folder holds " +
+                            std::to_string(expected));
+
+  // One representative page per order, explained after the timed drains: the middle one.
+  auto explain = [&](Order order, const Drain& d) {
+    const std::size_t mid = d.cursors.size() / 2;
+    return pgs::explain_page(conn, lister->page(order, d.cursors[mid], limit), mid + 1, d.cursors.size());
+  };
+  report.digest(digest.hex())
+      .metric("ms_per_page_p50", perfgate::percentile(by_name.page_ms, 0.5), "ms")
+      .metric("ms_per_page_p99", perfgate::percentile(by_name.page_ms, 0.99), "ms")
+      .metric("total_ms", sum(by_name.page_ms), "ms")
+      .metric("pages", static_cast<double>(by_name.page_ms.size()), "count")
+      .metric("mtime_ms_per_page_p50", perfgate::percentile(by_mtime.page_ms, 0.5), "ms")
+      .metric("mtime_ms_per_page_p99", perfgate::percentile(by_mtime.page_ms, 0.99), "ms")
+      .metric("mtime_total_ms", sum(by_mtime.page_ms), "ms")
+      .metric("rows", static_cast<double>(by_name.rows + by_mtime.rows), "count")
+      .series("page_ms", by_name.page_ms, "ms")
+      .series("mtime_page_ms", by_mtime.page_ms, "ms")
+      .extra("explain", explain(Order::Name, by_name))
+      .extra("explain_mtime", explain(Order::Modified, by_mtime))
+      .extra("plan_cache", pgs::plan_cache(conn))
+      .extra("schema", schema)
+      .extra("server_version", conn.exec("SHOW server_version").str(0, 0));
+  return report;
+}
+
+}  // namespace keyset_listing
