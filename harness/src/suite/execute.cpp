@@ -7,6 +7,8 @@
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
 #include "measure/host.hpp"
+#include "postgres/pg_server.hpp"
+#include "run/child.hpp"
 #include "store/results_file.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/family.hpp"
@@ -49,6 +51,12 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
                         const json& run_extra, const StatusLine& status) {
   auto baseline = load_run_baseline(rp, options);
   install_interrupt_handlers();
+  // What runs killed by SIGKILL left behind (cgroups, temporary directories, clusters), with
+  // one stderr line each saying what was removed.
+  run::reap_leftovers();
+  if (const auto n = fixtures::PgServer::remove_stale_clusters(); n > 0)
+    std::cerr << "perfgate: removed " << n << " PostgreSQL cluster director" << (n == 1 ? "y" : "ies")
+              << " of runs killed earlier\n";
   json host = host_header();
   json run = run_header(rp, argv, run_extra);
   run["baseline"] = baseline_header(baseline, options);

@@ -14,18 +14,10 @@ fixtures::PgServer& PgContext::open(const StatusLine& status) {
   procs_files = cgroup->procs_files();
   fixtures::PgServerOptions o;
   o.cache_dir = fixtures::cache_root();
-  const auto* files = &procs_files;
-  // Between fork and exec only async-signal-safe calls: the postmaster joins the cluster's
-  // cgroup before it starts, so its CPU is measured from its first instruction.
-  o.in_child_before_exec = [files] {
-    for (const auto& f : *files) {
-      int fd = ::open(f.c_str(), O_WRONLY | O_CLOEXEC);
-      if (fd >= 0) {
-        (void)!::write(fd, "0", 1);
-        ::close(fd);
-      }
-    }
-  };
+  // The postmaster is born into the cluster's cgroup (or joins it before exec), so its CPU is
+  // measured from its first instruction; process::spawn decides how.
+  o.v2_cgroup = cgroup->v2_dir();
+  o.v1_cgroups = cgroup->v1_dirs();
   o.progress = [&status](const std::string& m) { status.update(m); };
   try {
     server = fixtures::PgServer::open(o);
