@@ -8,8 +8,8 @@
 //
 // Threads: `io_threads` connection threads run the sockets, parse requests and write (and
 // inflate) responses; one actor thread owns the SQLite connection and the cache, so the
-// cache has no lock. Connection threads hand it lookups through a queue (a mutex-guarded
-// inbox the actor drains in batches) and it posts each result back to the connection.
+// cache has no lock. Connection threads hand it lookups through a queue and wake it once per
+// round of ready sockets; it answers a whole batch in one post (see Actor in server.cpp).
 #pragma once
 
 #include <cstdint>

@@ -386,3 +386,40 @@ TEST(Program, UnknownCacheIsRejected) {
       std::string(ASSET_CACHE_BIN) + " serve --variant v --fixture " + fixture() + " --cache arc 2>/dev/null";
   EXPECT_NE(WEXITSTATUS(std::system(cmd.c_str())), 0);
 }
+
+// The declared lies: each must change what a client sees (else `perfgate lies` could not
+// catch it), and only on the requests it claims to skip work on.
+TEST(Lies, EmptyHitAnswersARepeatedRequestWithAnEmptyBody) {
+  Server server({"--cache", "lru", "--capacity", "16", "--lie", "empty-hit"});
+  Client client(server.port);
+  const std::string path = urls().at(0);
+  EXPECT_EQ(client.get(path).body(), asset_cache::gunzip(stored_gzip(path))) << "a miss is answered honestly";
+  const auto hit = client.get(path);
+  EXPECT_EQ(hit.result_int(), 200);
+  EXPECT_TRUE(hit.body().empty());
+}
+
+TEST(Lies, StaleHitAnswersAHitWithThePreviousBody) {
+  Server server({"--cache", "lru", "--capacity", "16", "--lie", "stale-hit"});
+  Client client(server.port);
+  const std::string a = urls().at(0), b = urls().at(1);
+  client.get(a);
+  client.get(b);
+  EXPECT_EQ(client.get(a).body(), asset_cache::gunzip(stored_gzip(b))) << "a's hit got b's body";
+}
+
+TEST(Lies, ErrorOnePercentFailsEveryHundredthRequest) {
+  Server server({"--cache", "lru", "--capacity", "16", "--lie", "error-1pct"});
+  Client client(server.port);
+  int failed = 0;
+  for (int i = 0; i < 300; ++i) failed += client.get(urls().at(static_cast<std::size_t>(i) % 10)).result_int() == 500;
+  EXPECT_EQ(failed, 3);
+}
+
+TEST(Program, UndeclaredLieIsAUsageError) {
+  const std::string cmd =
+      std::string(ASSET_CACHE_BIN) + " serve --variant v --fixture " + fixture() + " --lie skip-everything 2>/dev/null";
+  const int status = std::system(cmd.c_str());
+  EXPECT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+}
