@@ -6,6 +6,7 @@
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "store/results_input.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -40,6 +41,9 @@ void add_report_command(CLI::App& app) {
   auto history = std::make_shared<bool>(false);
   cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
   cmd->callback([files, out, history] {
+    // A malformed results file is exit 2 naming file and field, as in every other reader.
+    if (!*history)
+      for (const auto& f : *files) store::load_results(f);
     std::string python = find_python();
     std::filesystem::path reports = catalog::share_dir() / "reports";
     std::string pythonpath = reports.string();

@@ -4,6 +4,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "store/results_shape.hpp"
 
 namespace perfgate::store {
 
@@ -27,43 +28,7 @@ json load_results(const std::filesystem::path& path) {
   need(doc.contains("schema_version"), f, "schema_version", "missing (not a perfgate results file?)");
   need(doc["schema_version"] == 1, f, "schema_version",
        "is " + doc["schema_version"].dump() + "; this perfgate reads 1");
-  need(doc.contains("run") && doc["run"].is_object(), f, "run", "missing or not an object");
-  const json& run = doc["run"];
-  need(run.contains("id") && run["id"].is_string(), f, "run.id", "missing or not a string");
-  need(run.contains("git") && run["git"].is_object() && run["git"].contains("commit") &&
-           run["git"]["commit"].is_string(),
-       f, "run.git.commit", "missing or not a string");
-  need(doc.contains("host") && doc["host"].is_object(), f, "host", "missing or not an object");
-  need(doc["host"].contains("fingerprint") && doc["host"]["fingerprint"].is_string(), f, "host.fingerprint",
-       "missing or not a string");
-  need(doc.contains("scenarios") && doc["scenarios"].is_array(), f, "scenarios", "missing or not an array");
-  for (std::size_t i = 0; i < doc["scenarios"].size(); ++i) {
-    const json& s = doc["scenarios"][i];
-    const std::string at = "scenarios[" + std::to_string(i) + "]";
-    need(s.is_object(), f, at, "must be an object");
-    for (const char* k : {"name", "profile"})
-      need(s.contains(k) && s[k].is_string(), f, at + "." + k, "missing or not a string");
-    for (const char* k : {"comparisons", "samples", "gates"})
-      need(s.contains(k) && s[k].is_array(), f, at + "." + k, "missing or not an array");
-    need(s.contains("summaries") && s["summaries"].is_object(), f, at + ".summaries", "missing or not an object");
-    for (std::size_t j = 0; j < s["comparisons"].size(); ++j) {
-      const json& c = s["comparisons"][j];
-      const std::string cat = at + ".comparisons[" + std::to_string(j) + "]";
-      need(c.is_object(), f, cat, "must be an object");
-      for (const char* k : {"variant", "baseline", "metric"})
-        need(c.contains(k) && c[k].is_string(), f, cat + "." + k, "missing or not a string");
-      need(c.contains("ratio") && (c["ratio"].is_number() || c["ratio"].is_null()), f, cat + ".ratio",
-           "missing or not a number");
-      need(c.contains("ci") && c["ci"].is_array() && c["ci"].size() == 2, f, cat + ".ci", "must be [lo, hi]");
-    }
-    for (std::size_t j = 0; j < s["samples"].size(); ++j) {
-      const json& x = s["samples"][j];
-      const std::string xat = at + ".samples[" + std::to_string(j) + "]";
-      need(x.is_object() && x.contains("variant") && x["variant"].is_string(), f, xat + ".variant",
-           "missing or not a string");
-      need(x.contains("metrics") && x["metrics"].is_object(), f, xat + ".metrics", "missing or not an object");
-    }
-  }
+  check_results_shape(doc, f);
   return doc;
 }
 

@@ -10,9 +10,8 @@
 
 namespace perfgate::store {
 
-// Parses and checks the fields perfgate's readers rely on: schema_version 1, run (id,
-// git.commit), host.fingerprint, scenarios[] with name, profile, summaries, comparisons,
-// samples, gates. Throws UsageError "FILE: FIELD: problem".
+// Parses and checks schema_version 1 and the type of every field perfgate's readers rely on
+// (store/results_shape.hpp). Throws UsageError "FILE: FIELD: problem".
 nlohmann::json load_results(const std::filesystem::path& path);
 
 // The host fingerprint a scenario was measured on: its own (merged shards may come from
