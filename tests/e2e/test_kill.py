@@ -10,6 +10,8 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 WORK = 25_000_000
 
 
@@ -55,18 +57,25 @@ def wait_for(predicate, timeout=60):
     return False
 
 
-def test_sigkill_mid_ab_leaves_nothing_after_the_next_run(perfgate_bin, burn, tmp_path):
+def procs_in(cgroup):
+    try:
+        return (cgroup / "cgroup.procs").read_text().split()
+    except OSError:
+        return []
+
+
+def kill_mid_run_then_run_again(perfgate_bin, burn, tmp_path, command, env_extra=None):
+    """Starts `command`, SIGKILLs it once a sample runs in one of its cgroups, runs a small `ab`
+    and returns (stderr of that run, what of the dead PID was there after the kill)."""
     tmp = tmp_path / "tmp"
     tmp.mkdir()
-    env = dict(os.environ, TMPDIR=str(tmp))
-    victim = subprocess.Popen(
-        [perfgate_bin, "ab", "--quiet", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK} same",
-         "--min-rounds", "200", "--max-rounds", "200", "--json", str(tmp_path / "killed.json")],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = dict(os.environ, TMPDIR=str(tmp), **(env_extra or {}))
+    victim = subprocess.Popen([perfgate_bin, *command], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
     pid = victim.pid
     try:
-        # Mid-run: its run directory exists and a sample is running in its cgroup.
-        assert wait_for(lambda: temp_dirs_of(tmp, pid) and cgroups_of(pid)), \
+        # Mid-run: its run directory exists and a process runs in one of its cgroups.
+        assert wait_for(lambda: temp_dirs_of(tmp, pid) and any(procs_in(c) for c in cgroups_of(pid)), 240), \
             "perfgate never had a sample running"
         victim.send_signal(signal.SIGKILL)
         victim.wait(timeout=30)
@@ -74,20 +83,44 @@ def test_sigkill_mid_ab_leaves_nothing_after_the_next_run(perfgate_bin, burn, tm
         if victim.poll() is None:
             victim.kill()
             victim.wait()
-    # The kernel kills the sample with it (PDEATHSIG); what only perfgate could remove stays.
-    left = temp_dirs_of(tmp, pid)
-    assert left, "a SIGKILLed run leaves its temporary directory (nothing to reap: test is moot)"
+    left = temp_dirs_of(tmp, pid) + temp_dirs_of(pathlib.Path("/tmp"), pid) + cgroups_of(pid)
+    # What only perfgate could remove is still there (else this test would prove nothing).
+    assert temp_dirs_of(tmp, pid), "a SIGKILLed run leaves its temporary directory"
 
     nxt = subprocess.run(
         [perfgate_bin, "ab", "--quiet", "--before", f"{burn} 1000 same", "--after", f"{burn} 1000 same",
          "--min-rounds", "2", "--max-rounds", "2", "--warmup", "0", "--json", str(tmp_path / "next.json")],
         env=env, capture_output=True, text=True, timeout=300)
     assert nxt.returncode in (0, 1), nxt.stderr
-    assert "left behind" in nxt.stderr and str(left[0]) in nxt.stderr, nxt.stderr
+    assert "left behind" in nxt.stderr, nxt.stderr
     assert temp_dirs_of(tmp, pid) == []
+    assert temp_dirs_of(pathlib.Path("/tmp"), pid) == []  # PostgreSQL clusters may sit in /tmp
     assert cgroups_of(pid) == []
+    # The kernel took the sample (and any postmaster) down with perfgate: nothing of it runs.
+    assert not any(alive(int(p)) for c in left if c.is_dir() for p in procs_in(c))
     # And the next run cleaned up after itself, as always.
     assert [p for p in tmp.iterdir() if p.name.startswith("perfgate-")] == []
+    return nxt.stderr
+
+
+def test_sigkill_mid_ab_leaves_nothing_after_the_next_run(perfgate_bin, burn, tmp_path):
+    kill_mid_run_then_run_again(
+        perfgate_bin, burn, tmp_path,
+        ["ab", "--quiet", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK} same",
+         "--min-rounds", "200", "--max-rounds", "200", "--json", str(tmp_path / "killed.json")])
+
+
+def test_sigkill_mid_service_scenario_leaves_nothing(perfgate_bin, burn, tmp_path):
+    kill_mid_run_then_run_again(perfgate_bin, burn, tmp_path,
+                                ["run", "asset_cache", "--profile", "quick", "--out", str(tmp_path / "svc")])
+
+
+def test_sigkill_mid_postgres_scenario_leaves_no_cluster(perfgate_bin, burn, tmp_path):
+    if not any(pathlib.Path("/usr/lib/postgresql").glob("*/bin/postgres")):
+        pytest.skip("PostgreSQL is not installed")
+    err = kill_mid_run_then_run_again(perfgate_bin, burn, tmp_path,
+                                      ["run", "keyset_listing", "--profile", "quick", "--out", str(tmp_path / "pg")])
+    assert "PostgreSQL cluster" in err, err
 
 
 def test_a_live_runs_directories_are_not_reaped(perfgate, burn, tmp_path):
