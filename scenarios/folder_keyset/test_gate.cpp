@@ -1,40 +1,23 @@
 // folder_keyset's equivalence gate: both variants walk the same rows (id and name), and each
 // declared lie is told apart from BEFORE.
-#include <gtest/gtest.h>
-
-#include "test_support.hpp"
+#include "pg_scenario/gate_test.hpp"
 
 using namespace perfgate::fixtures::testing;
 
 namespace {
 
 // 437 sub-folders, 40 a page: 11 pages, the last one partial.
-const std::string kParams = R"({"subfolders": 437, "page_size": 40})";
-
-class FolderKeysetGate : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { db_ = new ScenarioDb(SCENARIO_PROGRAM, "folder_keyset", kParams); }
-  static void TearDownTestSuite() { delete db_; }
-  void SetUp() override { ASSERT_NE(db_, nullptr) << "the fixture could not be set up"; }
-  static ScenarioDb* db_;
+struct Scenario {
+  static constexpr const char* kName = "folder_keyset";
+  static constexpr const char* kParams = R"({"subfolders": 437, "page_size": 40})";
+  static constexpr const char* kOtherParams = R"({"subfolders": 500, "page_size": 40})";
+  static std::vector<std::string> lies() { return {"no-id", "stop-early"}; }
 };
-ScenarioDb* FolderKeysetGate::db_ = nullptr;
 
 }  // namespace
 
-TEST_F(FolderKeysetGate, BothVariantsWalkTheSameNames) {
-  const std::string before = db_->digest("before");
-  ASSERT_EQ(before.size(), 32u) << before;
-  EXPECT_EQ(db_->digest("after"), before);
-}
-
-// The manifest's lies: each returns less than BEFORE and must not pass as the same work.
-TEST_F(FolderKeysetGate, NoIdLieChangesTheDigest) {
-  const std::string before = db_->digest("before");
-  const std::string lied = db_->digest("after", {"--lie", "no-id"});
-  ASSERT_EQ(lied.size(), 32u) << lied;
-  EXPECT_NE(lied, before);
-}
+using FolderKeysetGate = perfgate::pg_scenario::testing::Gate<Scenario>;
+PG_SCENARIO_GATE_TESTS(FolderKeysetGate)
 
 TEST_F(FolderKeysetGate, StopEarlyLieSaysItIsNotEquivalent) {
   auto r = db_->run("after", {"--lie", "stop-early"});
@@ -67,10 +50,4 @@ TEST_F(FolderKeysetGate, PagesAndPlansAreReported) {
     EXPECT_EQ(first.substr(0, 7), "R2;T36:") << first;
     EXPECT_EQ(first.substr(first.size() - 18), "T13:project-00000;") << variant << ": " << first;
   }
-}
-
-TEST_F(FolderKeysetGate, FixtureSeededWithOtherParametersIsRefused) {
-  auto r = db_->run("after", {}, {}, R"({"subfolders": 500, "page_size": 40})");
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("seeded"), std::string::npos) << r.err;
 }

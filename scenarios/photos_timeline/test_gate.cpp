@@ -1,9 +1,7 @@
 // photos_timeline's equivalence gate: both variants list the same rows, every column, page by
 // page, and each declared lie is told apart from BEFORE.
-#include <gtest/gtest.h>
-
+#include "pg_scenario/gate_test.hpp"
 #include "postgres/pg_client.hpp"
-#include "test_support.hpp"
 
 using namespace perfgate::fixtures::testing;
 
@@ -11,35 +9,17 @@ namespace {
 
 // 3 drives, 1,200 visible images (plus the ungranted, expired, excluded and trashed ones the
 // queries must leave out), 6 pages of 50.
-const std::string kParams = R"({"images": 1200, "drives": 3, "pages": 6, "page_size": 50})";
-
-class PhotosTimelineGate : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { db_ = new ScenarioDb(SCENARIO_PROGRAM, "photos_timeline", kParams); }
-  static void TearDownTestSuite() { delete db_; }
-  void SetUp() override { ASSERT_NE(db_, nullptr) << "the fixture could not be set up"; }
-  static ScenarioDb* db_;
+struct Scenario {
+  static constexpr const char* kName = "photos_timeline";
+  static constexpr const char* kParams = R"({"images": 1200, "drives": 3, "pages": 6, "page_size": 50})";
+  static constexpr const char* kOtherParams = R"({"images": 1300, "drives": 3, "pages": 6, "page_size": 50})";
+  static std::vector<std::string> lies() { return {"no-metadata-join", "no-folder-join"}; }
 };
-ScenarioDb* PhotosTimelineGate::db_ = nullptr;
 
 }  // namespace
 
-TEST_F(PhotosTimelineGate, BothVariantsListTheSamePages) {
-  const std::string before = db_->digest("before");
-  ASSERT_EQ(before.size(), 32u) << before;
-  EXPECT_EQ(db_->digest("after"), before);
-}
-
-// The manifest's lies: each skips a join AFTER rewrote and must not print BEFORE's digest.
-TEST_F(PhotosTimelineGate, EachLieChangesTheDigest) {
-  const std::string before = db_->digest("before");
-  ASSERT_EQ(before.size(), 32u) << before;
-  for (const char* lie : {"no-metadata-join", "no-folder-join"}) {
-    const std::string lied = db_->digest("after", {"--lie", lie});
-    ASSERT_EQ(lied.size(), 32u) << lie << ": " << lied;
-    EXPECT_NE(lied, before) << lie << " passed as the same work";
-  }
-}
+using PhotosTimelineGate = perfgate::pg_scenario::testing::Gate<Scenario>;
+PG_SCENARIO_GATE_TESTS(PhotosTimelineGate)
 
 TEST_F(PhotosTimelineGate, InaccessibleImagesAreLeftOut) {
   TempDir out;
