@@ -108,7 +108,20 @@ def _writeup_marks(sc, swept: list[str], x_key: str, metric: str) -> list[tuple[
     for a in sc.anchors():
         after_v = a.raw.get("after_variant", "after")
         before_v = a.raw.get("before_variant", "before")
-        if after_v not in swept or not a.before or not a.after:
+        if not a.before or not a.after:
+            continue
+        at = a.raw.get("at") if isinstance(a.raw.get("at"), dict) else {}
+        if after_v in swept:
+            x = sc.sweep(after_v)[x_key]
+        elif _numeric(at.get(x_key)) and swept:
+            # The anchor's point was not run (a smaller profile): place it by its coordinates
+            # ("at": {"workload": "hot", "capacity": 256}) on the plot whose variants share them.
+            shared = {k: sc.sweep(swept[0]).get(k) for k in at if k != x_key
+                      and all(sc.sweep(v).get(k) == sc.sweep(swept[0]).get(k) for v in swept)}
+            if any(at[k] != val for k, val in shared.items()) or not shared:
+                continue
+            x = at[x_key]
+        else:
             continue
         ratio = a.after / a.before
         ob = sc.median(before_v, metric)
@@ -120,7 +133,7 @@ def _writeup_marks(sc, swept: list[str], x_key: str, metric: str) -> list[tuple[
             y = ob / ratio
         else:
             continue
-        marks.append((sc.sweep(after_v)[x_key], y, f"write-up {ratio - 1:+.0%}"))
+        marks.append((x, y, f"write-up {ratio - 1:+.0%}"))
     return marks
 
 
