@@ -24,7 +24,8 @@
 #include <stdexcept>
 #include <thread>
 
-#include "perfgate/percentile.hpp"
+#include "load/body_parser.hpp"
+#include "load/load_options.hpp"
 
 namespace perfgate::load {
 
@@ -37,53 +38,11 @@ using boost::system::error_code;
 
 namespace {
 
-// Same text as perfgate::Digest::hex(): high 64 bits then low 64 bits, lower-case hex.
-std::string hex(XXH128_hash_t h) {
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                static_cast<unsigned long long>(h.low64));
-  return buf;
-}
-
 double thread_cpu_s() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
-
-// A response parser that keeps only what the load generator needs: the status and the body,
-// appended to the connection's buffer (its capacity is reused: nothing is allocated once it
-// has grown to the largest body). The body is kept whole so the response gate can name the
-// first differing byte; hashing it once complete is cheaper than streaming the hash.
-class BodyParser final : public http::basic_parser<false> {
- public:
-  explicit BodyParser(std::string* body) : body_(body) {
-    body_->clear();
-    body_limit(std::uint64_t{1} << 30);
-  }
-  int status = 0;
-  std::uint64_t bytes() const { return body_->size(); }
-  XXH128_hash_t digest() const { return XXH3_128bits(body_->data(), body_->size()); }
-
- private:
-  std::string* body_;
-  void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
-  void on_response_impl(int code, beast::string_view, int, error_code&) override { status = code; }
-  void on_field_impl(http::field, beast::string_view, beast::string_view, error_code&) override {}
-  void on_header_impl(error_code&) override {}
-  void on_body_init_impl(boost::optional<std::uint64_t> const& length, error_code&) override {
-    if (length && *length <= (std::uint64_t{1} << 26)) body_->reserve(static_cast<std::size_t>(*length));
-  }
-  std::size_t on_body_impl(beast::string_view body, error_code&) override {
-    body_->append(body.data(), body.size());
-    return body.size();
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code& ec) override {
-    return on_body_impl(body, ec);
-  }
-  void on_finish_impl(error_code&) override {}
-};
 
 struct Request {
   std::uint64_t k = 0;
@@ -404,7 +363,7 @@ class Engine {
     r.connects = connects_;
     for (std::size_t i = 0; i < seen_.size(); ++i) {
       if (!seen_[i]) continue;
-      r.body_digest.emplace(set_.paths[i], hex(*seen_[i]));
+      r.body_digest.emplace(set_.paths[i], to_hex(BodyDigest{seen_[i]->high64, seen_[i]->low64}));
       if (bad_[i]) r.inconsistent_paths.push_back(set_.paths[i]);
     }
     return r;
@@ -437,85 +396,7 @@ class Engine {
   std::vector<bool> bad_;
 };
 
-void validate(const LoadOptions& o, const RequestSet& set) {
-  auto bad = [](const std::string& m) { throw std::invalid_argument("load options: " + m); };
-  if (set.paths.empty()) bad("the request set is empty");
-  if (o.port == 0) bad("port must be set");
-  if (o.connections < 1) bad("connections must be >= 1");
-  if (o.max_requests == 0 && !(o.duration_s > 0)) bad("duration_s must be > 0 (or set max_requests)");
-  if (!(o.rate_rps >= 0) || !std::isfinite(o.rate_rps)) bad("rate_rps must be >= 0 (0 = closed loop)");
-  if (!(o.timeout_s > 0)) bad("timeout_s must be > 0");
-  if (!(o.warmup_s >= 0)) bad("warmup_s must be >= 0");
-  for (int cpu : o.cpus)
-    if (cpu < 0 || cpu >= CPU_SETSIZE) bad("cpu " + std::to_string(cpu) + " is out of range");
-  error_code ec;
-  asio::ip::make_address(o.host, ec);
-  if (ec) bad("host '" + o.host + "' is not an IP address literal");
-}
-
-void pin_this_thread(const std::vector<int>& cpus) {
-  if (cpus.empty()) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int cpu : cpus) CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0)
-    throw std::invalid_argument("load options: cannot pin the load thread to the requested cpus (not allowed here?)");
-}
-
 }  // namespace
-
-double LoadResult::latency_ms(double p) const {
-  if (latencies_us.empty()) return 0;
-  return perfgate::percentile(latencies_us, p) / 1000.0;
-}
-
-std::string LoadResult::digest() const {
-  XXH3_state_t* s = XXH3_createState();
-  XXH3_128bits_reset(s);
-  for (const auto& [path, d] : body_digest) {
-    for (const std::string* f : {&path, &d}) {
-      const std::uint64_t n = f->size();
-      XXH3_128bits_update(s, &n, sizeof n);
-      XXH3_128bits_update(s, f->data(), f->size());
-    }
-  }
-  const std::string out = hex(XXH3_128bits_digest(s));
-  XXH3_freeState(s);
-  return out;
-}
-
-nlohmann::json LoadResult::to_json(bool with_bodies) const {
-  nlohmann::json status_json = nlohmann::json::object();
-  for (const auto& [code, n] : status) status_json[std::to_string(code)] = n;
-  std::vector<double> sorted = latencies_us;
-  std::sort(sorted.begin(), sorted.end());
-  auto pct = [&](double p) { return sorted.empty() ? 0.0 : perfgate::percentile_sorted(sorted, p) / 1000.0; };
-  nlohmann::json j = {
-      {"label", label},
-      {"requests", requests},
-      {"responses", responses},
-      {"errors", errors},
-      {"timeouts", timeouts},
-      {"status", status_json},
-      {"body_bytes", body_bytes},
-      {"elapsed_s", elapsed_s},
-      {"rps", rps},
-      {"latency_ms", {{"p50", pct(0.5)}, {"p90", pct(0.9)}, {"p99", pct(0.99)}, {"max", pct(1.0)}}},
-      {"latencies_recorded", latencies_us.size()},
-      {"queued", queued},
-      {"max_queue", max_queue},
-      {"warmup_responses", warmup_responses},
-      {"connects", connects},
-      {"client_cpu_s", client_cpu_s},
-      {"client_wall_s", client_wall_s},
-      {"client_cpu_utilization", client_wall_s > 0 ? client_cpu_s / client_wall_s : 0.0},
-      {"paths_answered", body_digest.size()},
-      {"digest", digest()},
-      {"inconsistent_paths", inconsistent_paths},
-  };
-  if (with_bodies) j["body_digest"] = body_digest;
-  return j;
-}
 
 LoadResult run_load(const LoadOptions& opts, const RequestSet& set) {
   validate(opts, set);

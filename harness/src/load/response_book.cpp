@@ -15,6 +15,13 @@ std::string byte_text(std::string_view s, std::size_t i) {
 
 }  // namespace
 
+std::string to_hex(const BodyDigest& d) {
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(d.high),
+                static_cast<unsigned long long>(d.low));
+  return buf;
+}
+
 std::string first_differing_byte(std::string_view a, std::string_view b) {
   std::size_t i = 0;
   const std::size_t n = std::min(a.size(), b.size());

@@ -32,6 +32,8 @@ struct BodyDigest {
   std::uint64_t high = 0, low = 0;
   bool operator==(const BodyDigest& o) const { return high == o.high && low == o.low; }
 };
+// Lower-case hex, high 64 bits then low: the same text as perfgate::Digest::hex().
+std::string to_hex(const BodyDigest& d);
 
 class ResponseBook {
  public:
