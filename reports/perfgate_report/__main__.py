@@ -33,6 +33,9 @@ def parser() -> argparse.ArgumentParser:
                    help="comparison: noise band, e.g. 0.02 for ±2%% (default: run.options.noise of B, else 0.02)")
     p.add_argument("--seed", type=int, default=1, help="comparison: bootstrap seed (default 1)")
     p.add_argument("--resamples", type=int, default=10_000, help="comparison: bootstrap resamples (default 10000)")
+    p.add_argument("--diff", metavar="COMPARE.json",
+                   help="comparison: render the rows of `perfgate compare A B --json` instead of computing them "
+                   "(what `perfgate report A B` does, so both commands flag the same rows)")
     return p
 
 
@@ -71,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             from .compare import build_comparison
 
             path = build_comparison(args.results[0], args.results[1], args.out, plots=not args.no_plots, alpha=args.alpha,
-                                    noise=args.noise, seed=args.seed, resamples=args.resamples)
+                                    noise=args.noise, seed=args.seed, resamples=args.resamples,
+                                    diff=args.diff)
     except BadInput as e:
         print(f"perfgate report: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -1,6 +1,11 @@
 """Two runs (A, then B): per scenario, variant and metric, the medians of A and B, the change,
 and whether it is significant -> comparison.md.
 
+`perfgate report A B` passes the rows `perfgate compare A B --json` computed (gate/run_diff.cpp:
+Mann-Whitney U Holm-corrected across the rows, bootstrap interval, noise band) as `diff`, and
+this module only renders them, so the two commands flag the same rows. Without `diff` (the
+package used on its own) it computes rows itself, as below.
+
 The two runs are independent, so the test is unpaired: Mann-Whitney U (two-sided) over the raw
 non-warm-up samples of each run, and a seeded percentile bootstrap interval for the ratio of
 medians B/A. A change is significant when p < alpha AND the whole interval lies outside the
@@ -39,10 +44,13 @@ class Row:
     method: str
     significant: bool
     primary: bool
+    verdict: str | None = None  # perfgate compare's own verdict, when the row came from it
 
     @property
     def direction(self) -> str:
         """'better', 'worse' or '~'."""
+        if self.verdict is not None:
+            return self.verdict
         if not self.significant or self.ratio is None:
             return "~"
         lower = self.ratio < 1
@@ -91,6 +99,27 @@ def compare_runs(
     return out
 
 
+def comparisons_from_diff(a: RunView, b: RunView, diff: dict) -> list[ScenarioComparison]:
+    """The rows `perfgate compare A B --json` computed, grouped by scenario in the runs' order."""
+    try:
+        rows: dict[str, list[Row]] = {}
+        for r in diff["rows"]:
+            ci = r["ci"]
+            rows.setdefault(r["scenario"], []).append(Row(
+                r["scenario"], r["variant"], r["metric"], r["unit"], r["better"], r["n_old"], r["n_new"],
+                r["old_median"], r["new_median"], r["change"],
+                (ci[0], ci[1]) if ci[0] is not None and ci[1] is not None else None,
+                r["p_adjusted"], "Holm", r["verdict"] != "~", r["gated"], r["verdict"]))
+    except (KeyError, TypeError, IndexError) as e:
+        from .errors import BadInput
+
+        raise BadInput(f"the comparison rows from perfgate compare lack a field: {e}") from e
+    a_by = {s.name: s for s in a.scenarios}
+    b_by = {s.name: s for s in b.scenarios}
+    names = [s.name for s in a.scenarios] + [s.name for s in b.scenarios if s.name not in a_by]
+    return [ScenarioComparison(n, a_by.get(n), b_by.get(n), rows.get(n, []), []) for n in names]
+
+
 def _row(scenario, variant, metric, sc, xa, xb, alpha, noise, seed, resamples, primary) -> Row:
     ma, mb = stats.median(xa), stats.median(xb)
     ratio = mb / ma if ma != 0 else (None if mb != 0 else 1.0)
@@ -131,7 +160,7 @@ def _l(load) -> str:
 
 
 def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float, noise: float, seed: int,
-           resamples: int, plots: dict, out_dir: Path) -> str:
+           resamples: int, plots: dict, out_dir: Path, from_compare: bool = False) -> str:
     fa, fb = _run_facts(a), _run_facts(b)
     lines = ["# perfgate comparison — B against A", "", "| | A | B |", "|---|---|---|"]
     lines += [f"| {k} | {fmt.cell(fa[k])} | {fmt.cell(fb[k])} |" for k in fa]
@@ -147,7 +176,14 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
             warnings.append(f"{tag} took CPU or memory from rusage, not a cgroup")
     if warnings:
         lines += ["", "**Read with care:**", ""] + [f"- {w}" for w in warnings]
-    lines += [
+    method = [
+        "",
+        "Computed by `perfgate compare A B` (the same rows, the same verdicts): per scenario, variant and the "
+        "scenario's gated metric, `wall_ms` and `cpu_ms`, the median of the measured samples of each run, the change "
+        "B/A with a bootstrap 95% interval of the ratio of medians, and the two-sided Mann–Whitney U p-value "
+        f"**Holm-corrected across every row**. A change is flagged when the corrected p < {alpha:g} **and** the "
+        f"interval lies wholly outside the ±{fmt.num(noise * 100)}% noise band; otherwise `~`.",
+    ] if from_compare else [
         "",
         f"Per scenario, variant and metric: the median of the measured (non-warm-up) samples of each run, the change "
         f"B/A with a {resamples:,}-resample bootstrap 95% interval of the ratio of medians (seed {seed}), and the "
@@ -156,6 +192,7 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
         f"corrected for the number of rows: with many rows, expect about {alpha:g} × rows false flags among "
         f"metrics that did not change — trust the gated metric (**bold**) first.",
     ]
+    lines += method
     # summary: primary metric per scenario and variant
     lines += ["", "## Summary", "", "| scenario | variant | key metric | A | B | change | |", "|---|---|---|--:|--:|---|---|"]
     for c in comps:
@@ -223,12 +260,19 @@ def build_comparison(
     noise: float | None = None,
     seed: int = 1,
     resamples: int = 10_000,
+    diff: str | Path | None = None,
 ) -> Path:
     a_doc = load_results(a_path)
     b_doc = load_results(b_path)
     a, b = RunView(a_doc, str(a_path)), RunView(b_doc, str(b_path))
-    band = noise if noise is not None else b.noise_band
-    comps = compare_runs(a, b, alpha=alpha, noise=band, seed=seed, resamples=resamples)
+    if diff is not None:
+        import json
+
+        band = 0.02 if noise is None else noise  # perfgate compare's default band
+        comps = comparisons_from_diff(a, b, json.loads(Path(diff).read_text(encoding="utf-8")))
+    else:
+        band = noise if noise is not None else b.noise_band
+        comps = compare_runs(a, b, alpha=alpha, noise=band, seed=seed, resamples=resamples)
     b_path = Path(b_path)
     out = Path(out_dir) if out_dir is not None else (b_path.parent if str(b_path.parent) else Path("."))
     with staged(out, COMPARISON_FILE, owned=f"{PLOTS_DIR}/compare-*.png") as tmp:
@@ -239,6 +283,6 @@ def build_comparison(
             for c in comps:
                 if c.a is not None and c.b is not None:
                     drawn[c.name] = compare_plot.make(c, tmp / PLOTS_DIR)
-        text = render(a, b, comps, alpha, band, seed, resamples, drawn, tmp)
+        text = render(a, b, comps, alpha, band, seed, resamples, drawn, tmp, from_compare=diff is not None)
         (tmp / COMPARISON_FILE).write_text(text, encoding="utf-8")
     return out / COMPARISON_FILE

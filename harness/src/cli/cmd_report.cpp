@@ -1,19 +1,48 @@
-#include <unistd.h>
+// `perfgate report`: the Python report package (reports/perfgate_report) renders a results file;
+// with two files it renders the comparison `perfgate compare A B` computes (gate/run_diff), so
+// the two commands flag the same rows.
+#include <sys/wait.h>
 
-#include <cstring>
+#include <cerrno>
+#include <chrono>
 #include <iostream>
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
+#include "gate/run_diff.hpp"
+#include "process/capture.hpp"
+#include "process/spawn.hpp"
 #include "store/results_input.hpp"
 
 namespace perfgate::cli {
 namespace {
 
 bool has_matplotlib(const std::string& python) {
-  std::string cmd = python + " -c 'import matplotlib, numpy' >/dev/null 2>&1";
-  return std::system(cmd.c_str()) == 0;
+  return process::capture_stdout({python, "-c", "import matplotlib, numpy"}, std::chrono::seconds(60)).has_value();
+}
+
+// Runs the report package in the foreground (our process group, so Ctrl-C reaches it too) and
+// returns its exit code.
+int run_python(const std::vector<std::string>& args, const std::string& pythonpath) {
+  process::SpawnSpec spec;
+  spec.argv = args;
+  if (auto found = process::find_program(args.at(0))) spec.argv[0] = *found;
+  spec.env = process::environment_with({{"PYTHONPATH", pythonpath}});
+  spec.stdout_fd = 1;
+  spec.stderr_fd = 2;
+  spec.new_process_group = false;
+  pid_t pid;
+  try {
+    pid = process::spawn(spec).pid;
+  } catch (const process::SpawnError& e) {
+    throw RunError(std::string("cannot run the report package: ") + e.what());
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : kExitRun;
 }
 
 // PERFGATE_PYTHON, then /usr/bin/python3 (Debian's, where python3-matplotlib installs), then
@@ -41,14 +70,13 @@ void add_report_command(CLI::App& app) {
   auto history = std::make_shared<bool>(false);
   cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
   cmd->callback([files, out, history] {
+    std::vector<nlohmann::json> docs;
     // A malformed results file is exit 2 naming file and field, as in every other reader.
     if (!*history)
-      for (const auto& f : *files) store::load_results(f);
+      for (const auto& f : *files) docs.push_back(store::load_results(f));
     std::string python = find_python();
-    std::filesystem::path reports = catalog::share_dir() / "reports";
-    std::string pythonpath = reports.string();
+    std::string pythonpath = (catalog::share_dir() / "reports").string();
     if (const char* pp = std::getenv("PYTHONPATH"); pp && *pp) pythonpath += ":" + std::string(pp);
-    ::setenv("PYTHONPATH", pythonpath.c_str(), 1);
     std::vector<std::string> args = {python, "-m", "perfgate_report"};
     if (*history) args.push_back("--history");
     args.insert(args.end(), files->begin(), files->end());
@@ -56,12 +84,17 @@ void add_report_command(CLI::App& app) {
       args.push_back("-o");
       args.push_back(*out);
     }
-    std::vector<char*> cargv;
-    for (auto& a : args) cargv.push_back(a.data());
-    cargv.push_back(nullptr);
+    TempDir tmp("perfgate-report-");
+    if (docs.size() == 2) {
+      // compare's defaults: the same rows, the same Holm family, the same verdicts.
+      const auto diff = gate::diff_runs(docs[0], docs[1], gate::DiffOptions{});
+      const auto diff_file = tmp.path() / "compare.json";
+      write_file_atomic(diff_file, gate::to_json(diff).dump() + "\n");
+      args.push_back("--diff");
+      args.push_back(diff_file.string());
+    }
     std::cout.flush();
-    ::execvp(cargv[0], cargv.data());
-    throw RunError("cannot run " + python + ": " + std::strerror(errno));
+    set_exit_code(run_python(args, pythonpath));
   });
 }
 
