@@ -27,16 +27,19 @@ echo '{{"digest": "same", "metrics": {{"work": {{"value": '"$n"', "unit": "count
 
 
 def add_scenario(catalog, burn, name="spin", before=WORK, after=WORK // 2, slower=int(WORK * 0.8),
-                 policy="improve", metric="cpu_ms", rounds=10):
+                 policy="improve", metric="cpu_ms", rounds=10, guard=None):
     d = pathlib.Path(catalog) / name
     d.mkdir(parents=True, exist_ok=True)
     script = d / "spin.sh"
     script.write_text(SCRIPT.format(burn=burn, before=before, after=after, slower=slower))
     script.chmod(0o755)
-    (d / "scenario.json").write_text(json.dumps({
+    manifest = {
         "name": name, "title": f"{name}: burn {before} vs {after}", "kind": "batch", "program": "spin.sh",
         "policy": policy, "primary_metric": metric,
         "variants": [{"name": "before"}, {"name": "after"}],
         "profiles": {"quick": {"params": {}, "min_rounds": rounds, "max_rounds": rounds, "warmup": 1}},
-    }))
+    }
+    if guard is not None:
+        manifest["guard"] = guard
+    (d / "scenario.json").write_text(json.dumps(manifest))
     return d

@@ -128,6 +128,12 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.policy = r.str("policy", "improve");
   one_of(r, "policy", m.policy, {"improve", "no-regress"});
   m.primary_metric = r.str("primary_metric");
+  if (r.has("guard")) {
+    Reader gr(r.object("guard", false), r.file(), "guard");
+    m.guard.metric = gr.str("metric", m.guard.metric);
+    if (gr.has("band")) m.guard.band = gr.num("band");
+    if (m.guard.band < 0 || m.guard.band >= 1) gr.fail("band", "must be a fraction in [0, 1)");
+  }
   if (r.has("cpus")) {
     const json& c = doc.at("cpus");
     if (c.is_string() && c.get<std::string>() == "all")

@@ -33,6 +33,13 @@ struct Claim {
   std::string text;
 };
 
+// A metric that must not regress whatever the gated metric is (wall time by default), beyond
+// a band: gating CPU alone would pass an AFTER that trades CPU for waiting.
+struct Guard {
+  std::string metric = "wall_ms";  // "none": no guard
+  double band = 0.10;              // a fraction; the run's own noise widens it
+};
+
 // An AFTER that does less than BEFORE on purpose (docs/scenario-contract.md, "Lies"): run only
 // by `perfgate lies`, as `after` with `args` appended, and it must be caught as `caught_by`
 // says: "equivalence" (exit 3) or "exact:<metric>" (a count that differs from honest AFTER's).
@@ -58,6 +65,7 @@ struct Manifest {
   int fixture_version = 1;
   std::string policy = "improve";
   std::string primary_metric;
+  Guard guard;
   std::string cpus = "1";  // a count or "all"
   std::vector<Variant> variants;
   std::vector<Claim> claims;

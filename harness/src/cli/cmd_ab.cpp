@@ -13,15 +13,22 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto o = std::make_shared<plan::RunOptions>();
   auto before = std::make_shared<std::string>(), after = std::make_shared<std::string>();
   auto name = std::make_shared<std::string>("ab");
-  auto metric = std::make_shared<std::string>("wall_ms");
+  auto metric = std::make_shared<std::string>("auto");
   auto shell = std::make_shared<bool>(false);
   cmd->add_option("--before", *before, "The BEFORE command")->required();
   cmd->add_option("--after", *after, "The AFTER command")->required();
   cmd->add_option("--name", *name, "A name for the pair in the results")->capture_default_str();
   cmd->add_option("--metric", *metric,
-                  "The gated metric: wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...")
+                  "The gated metric: auto, wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...\n"
+                  "auto: after the rounds, cgroup CPU time when both sides are CPU-bound (CPU/wall >= 0.7),\n"
+                  "wall time when either side waits (I/O, network, locks, sleeps); the results say which and\n"
+                  "why. Whatever is gated, wall time is a no-regress guard with a band of at least 10%, widened\n"
+                  "to the run's own wall spread: an AFTER that trades CPU for waiting fails")
       ->capture_default_str();
   cmd->add_flag("--shell", *shell, "Run each command with sh -c instead of splitting it into words");
+  cmd->add_flag("--duet", o->duet,
+                "Run BEFORE and AFTER of each round at the same time on two CPUs, swapping them every round "
+                "(single-threaded work only; see `perfgate calibrate` for whether it wins here)");
   cmd->add_option("--out", o->out_dir, "Write DIR/results.json");
   add_shared_flags(cmd, *o);
   cmd->callback([=] {

@@ -118,6 +118,11 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
   out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds; \"vs baseline\" rows:\n"
          "   before = the accepted ratio, after = this run's, ratio = their change, verdict after Holm and the "
          "tolerance)\n";
+  // `ab`'s chosen metric: which, and why (the results' metric_choice).
+  for (const auto& s : results.value("scenarios", nlohmann::json::array()))
+    if (s.contains("metric_choice"))
+      out << "(" << s.value("name", "") << ": gated " << s["metric_choice"].value("metric", "") << " — "
+          << s["metric_choice"].value("why", "") << ")\n";
 }
 
 }  // namespace perfgate::cli

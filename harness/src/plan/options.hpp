@@ -32,6 +32,8 @@ struct RunOptions {
   std::string shard;
   // --against DIR: this build's AFTER against the AFTER of another build of perfgate.
   std::string against_dir;
+  // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
+  bool duet = false;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

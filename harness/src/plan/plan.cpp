@@ -65,6 +65,7 @@ json RunPlan::options_json() const {
     j["timeout_s"] = s.timeout_s;
     j["cpus"] = s.cpus;
     j["policy"] = s.policy;
+    if (s.duet) j["duet"] = true;
   }
   return j;
 }
@@ -182,8 +183,14 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
   s.profile = "ab";
   s.policy = o.policy.value_or("no-regress");
   apply_rounds(s, nullptr, o);
-  s.cpus = o.cpus ? *o.cpus : choose_cpus("1");
-  s.gated_metrics = {metric};
+  s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
+  s.duet = o.duet;
+  if (s.duet && s.cpus.size() != 2)
+    throw UsageError("--duet needs exactly two CPUs (BEFORE on one, AFTER on the other); this process may use " +
+                     std::to_string(s.cpus.size()) + (o.cpus ? " given by --cpus" : ""));
+  s.choose_metric = metric == "auto";
+  s.gated_metrics = {s.choose_metric ? std::string("cpu_ms") : metric};
+  s.manifest.primary_metric = *s.gated_metrics.begin();
   s.ab = true;
   s.before_argv = before_argv;
   s.after_argv = after_argv;

@@ -32,6 +32,11 @@ struct ScenarioPlan {
   std::map<std::string, std::string> program_of, run_as;
   // `perfgate ab`: the two commands, run as they are.
   bool ab = false;
+  // `ab --metric auto` (its default): the gated metric is chosen from what both sides measured
+  // (gate/metric_choice.hpp); gated_metrics holds one placeholder so the Holm family counts it.
+  bool choose_metric = false;
+  // --duet: BEFORE and AFTER of a round at the same time on two CPUs (run/batch_runner.hpp).
+  bool duet = false;
   std::vector<std::string> before_argv, after_argv;
 };
 

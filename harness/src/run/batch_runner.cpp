@@ -1,7 +1,12 @@
 #include "run/batch_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <exception>
 #include <fstream>
+#include <optional>
+#include <thread>
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
@@ -21,8 +26,31 @@ std::string describe_failure(const VariantCommand& v, const ChildResult& r, cons
          (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
 }
 
-Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
-               const TempDir& run_dir, const BatchHooks& hooks, int serial) {
+// Microseconds some task of the cgroup was runnable but not running (PSI "some total"), in ms:
+// the part of wall time a CPU-bound program lost to other work on its CPU, which is not a
+// cost of the program. Null without cgroup v2 pressure accounting.
+std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
+  if (!cgroup.v2_dir()) return std::nullopt;
+  std::ifstream in(*cgroup.v2_dir() / "cpu.pressure");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("some ", 0) != 0) continue;
+    auto at = line.find("total=");
+    if (at == std::string::npos) return std::nullopt;
+    return std::strtod(line.c_str() + at + 6, nullptr) / 1e3;
+  }
+  return std::nullopt;
+}
+
+// A sample taken, its files still on disk for the on_sample hook.
+struct Taken {
+  Sample sample;
+  SampleFiles files;
+  fs::path dir;
+};
+
+Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
+               const TempDir& run_dir, int serial, const std::vector<int>& cpus) {
   const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
   const fs::path work = dir / "work";
   fs::create_directories(work);
@@ -32,7 +60,7 @@ Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   spec.cwd = work;
   spec.stdout_path = files.stdout_path;
   spec.stderr_path = files.stderr_path;
-  spec.cpus = plan.cpus;
+  spec.cpus = cpus;
   spec.timeout_s = plan.timeout_s;
   spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
               {"PERFGATE_WORKDIR", work.string()},
@@ -53,6 +81,7 @@ Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
   }
   add_outside_metrics(s, r);
+  if (auto wait = cpu_wait_ms(cgroup)) s.metrics["cpu_wait_ms"] = {*wait, "ms", "lower", "cgroup-v2:cpu.pressure"};
   if (server0 && server1) {
     s.metrics["server_cpu_ms"] = {(server1->usage_usec - server0->usage_usec) / 1e3, "ms", "lower",
                                   "server-cgroup:" + plan.server_cgroup->cpu_source()};
@@ -72,10 +101,40 @@ Sample run_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   } else {
     parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
   }
-  if (hooks.on_sample) hooks.on_sample(s, files);
+  return {std::move(s), files, dir};
+}
+
+// The hook sees every sample in the order taken, on this thread (it may throw).
+Sample finish_one(Taken t, const BatchHooks& hooks) {
+  if (hooks.on_sample) hooks.on_sample(t.sample, t.files);
   std::error_code ec;
-  fs::remove_all(dir, ec);
-  return s;
+  fs::remove_all(t.dir, ec);
+  return std::move(t.sample);
+}
+
+// BEFORE and AFTER of one round at the same time, one per CPU. Both children are always
+// waited for; a failure of either is rethrown after both ended.
+std::pair<Taken, Taken> take_duet(const BatchPlan& plan, const VariantCommand& before, const VariantCommand& after,
+                                  int round, bool warmup, const TempDir& run_dir, int serial) {
+  const auto [cpu_b, cpu_a] = duet_cpus(round, plan.cpus);
+  std::optional<Taken> b, a;
+  std::exception_ptr fail_b, fail_a;
+  std::thread other([&] {
+    try {
+      a = take_one(plan, after, round, warmup, 1, run_dir, serial + 1, {cpu_a});
+    } catch (...) {
+      fail_a = std::current_exception();
+    }
+  });
+  try {
+    b = take_one(plan, before, round, warmup, 0, run_dir, serial, {cpu_b});
+  } catch (...) {
+    fail_b = std::current_exception();
+  }
+  other.join();
+  if (fail_b) std::rethrow_exception(fail_b);
+  if (fail_a) std::rethrow_exception(fail_a);
+  return {std::move(*b), std::move(*a)};
 }
 
 }  // namespace
@@ -98,11 +157,23 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
     const bool warmup = round <= plan.warmup;
     if (hooks.on_round) hooks.on_round(round, total_rounds, warmup);
     int pos = 0;
+    const bool duet =
+        plan.duet && !hooks.take_sample &&
+        std::count(names.begin(), names.end(), "before") + std::count(names.begin(), names.end(), "after") == 2;
     for (const auto& name : order.next_adjacent(names, "before", "after")) {
+      if (duet && name == "after") continue;  // ran beside BEFORE
       ++serial;
-      out.samples.push_back(hooks.take_sample
-                                ? hooks.take_sample(name, round, warmup, pos++, serial)
-                                : run_one(plan, command(name), round, warmup, pos++, run_dir, hooks, serial));
+      if (duet && name == "before") {
+        auto [b, a] = take_duet(plan, command("before"), command("after"), round, warmup, run_dir, serial++);
+        out.samples.push_back(finish_one(std::move(b), hooks));
+        out.samples.push_back(finish_one(std::move(a), hooks));
+        pos += 2;
+        continue;
+      }
+      out.samples.push_back(
+          hooks.take_sample
+              ? hooks.take_sample(name, round, warmup, pos++, serial)
+              : finish_one(take_one(plan, command(name), round, warmup, pos++, run_dir, serial, plan.cpus), hooks));
     }
     if (warmup) continue;
     ++out.rounds;

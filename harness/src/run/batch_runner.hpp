@@ -33,6 +33,11 @@ struct BatchPlan {
   // A server the samples talk to (the throwaway PostgreSQL cluster): its CPU over each sample
   // is reported as server_cpu_ms. Null when there is none or it is not ours to measure.
   measure::SampleCgroup* server_cgroup = nullptr;
+  // Duet (Bulej et al., "Duet Benchmarking", 2020): BEFORE and AFTER of a round run at the
+  // same time, each pinned to one of cpus[0], cpus[1], swapping CPUs every round, so noise the
+  // machine throws at both CPUs lands on both sides of the pair. Needs two CPUs and no
+  // take_sample hook (batch work only); other variants still run one at a time.
+  bool duet = false;
 };
 
 struct SampleFiles {

@@ -1,6 +1,7 @@
 #include "run/schedule.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace perfgate::run {
 
@@ -23,6 +24,11 @@ std::vector<std::string> RoundOrder::next_adjacent(std::vector<std::string> vari
   auto ia = std::find(variants.begin(), variants.end(), a);
   variants.insert(rng_() % 2 ? ia + 1 : ia, b);
   return variants;
+}
+
+std::pair<int, int> duet_cpus(int round, const std::vector<int>& cpus) {
+  if (cpus.size() < 2) throw std::invalid_argument("duet needs two CPUs");
+  return round % 2 ? std::pair{cpus[0], cpus[1]} : std::pair{cpus[1], cpus[0]};
 }
 
 }  // namespace perfgate::run

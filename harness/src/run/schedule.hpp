@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perfgate::run {
@@ -22,5 +23,10 @@ class RoundOrder {
  private:
   std::mt19937_64 rng_;
 };
+
+// Duet rounds: the CPU of BEFORE and of AFTER in `round` — cpus[0] and cpus[1], swapped on
+// every other round so neither side keeps the CPU that takes the system's interrupts. Throws
+// std::invalid_argument when fewer than two CPUs are given.
+std::pair<int, int> duet_cpus(int round, const std::vector<int>& cpus);
 
 }  // namespace perfgate::run

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "gate/equivalence.hpp"
+#include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
 #include "perfgate/percentile.hpp"
@@ -64,8 +65,14 @@ std::vector<stats::VariantPair> ScenarioRun::pairs() const {
 // At a look: stop when every gated metric is decided — significant at the per-look level
 // (Bonferroni over the run's gated comparisons, the first step of Holm) and outside the
 // band — or clearly inside the band.
+// `ab --metric auto`: the metric chosen from what both sides measured so far (one, like the
+// placeholder in gated_metrics, so the Holm family is unchanged).
+static std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples) {
+  return sp.choose_metric ? std::set<std::string>{gate::choose_ab_metric(samples).metric} : sp.gated_metrics;
+}
+
 bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const {
-  auto cs = stats::compare_samples(measured, {{"after", "before", true}}, sp.gated_metrics, rp.seed);
+  auto cs = stats::compare_samples(measured, {{"after", "before", true}}, gated_for(sp, measured), rp.seed);
   const double threshold = rp.alpha_per_look / std::max(1, rp.gated_total);
   std::size_t decided = 0;
   for (const auto& c : cs) {
@@ -140,6 +147,7 @@ void ScenarioRun::run_rounds() {
   bp.max_time_s = sp.max_time_s;
   bp.timeout_s = sp.timeout_s;
   bp.looks = sp.looks;
+  bp.duet = sp.duet;
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);
   if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
 
@@ -198,7 +206,12 @@ void ScenarioRun::analyse() {
   for (const auto& s : outcome.samples) samples.push_back(run::to_json(s));
   doc["samples"] = samples;
   doc["summaries"] = stats::to_json(stats::summarize_samples(outcome.samples));
-  comparisons = stats::compare_samples(outcome.samples, pairs(), sp.gated_metrics, rp.seed);
+  comparisons = stats::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
+  if (sp.choose_metric) {
+    auto choice = gate::choose_ab_metric(outcome.samples);
+    doc["metric_choice"] = gate::to_json(choice);
+    doc["primary_metric"] = choice.metric;
+  }
   std::vector<stats::Comparison*> informational;
   for (auto& c : comparisons)
     if (!c.gated) informational.push_back(&c);
@@ -240,9 +253,16 @@ const stats::Comparison* ScenarioRun::find(const std::string& variant, const std
 void ScenarioRun::finalise() {
   comparisons_to_doc();
   if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
-  json g = gate::policy_gate(find("after", sp.manifest.primary_metric), sp.manifest.primary_metric, sp.policy);
+  const std::string primary = doc.value("primary_metric", sp.manifest.primary_metric);
+  json g = gate::policy_gate(find("after", primary), primary, sp.policy);
   doc["gates"].push_back(g);
   bool ok = g["passed"].get<bool>();
+  // Whatever is gated, the guard metric (wall time) must not regress beyond its noise.
+  if (const auto& guard = sp.manifest.guard; guard.metric != "none" && guard.metric != primary) {
+    json gg = gate::guard_gate(find("after", guard.metric), guard, gate::guard_band(outcome.samples, guard, rp.noise));
+    ok = ok && gg["passed"].get<bool>();
+    doc["gates"].push_back(gg);
+  }
   if (sp.policy == "improve")
     for (const auto& claim : sp.claims) {
       json cg = gate::claim_gate(find("after", claim.metric), claim);

@@ -1,0 +1,39 @@
+// `perfgate calibrate`: what ab's defaults can and cannot see on this machine, measured with
+// bundled programs of known work — A/A pairs (false alarms), pairs with injected extra work
+// (catches), the per-sample noise of every metric and the harness's own perturbation of wall
+// time — within a fixed time budget.
+#pragma once
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plan/options.hpp"
+
+namespace perfgate::cli {
+
+struct CalibrationOptions {
+  double budget_s = 300;
+  std::vector<std::string> workloads = {"cpu", "syscall", "memory"};
+  std::vector<double> extra_work = {0.02, 0.05, 0.10};  // injected: AFTER does this much more
+  std::uint64_t cpu_iterations = 25'000'000, syscalls = 150'000, memory_mib = 48;
+  std::string metric = "auto";    // ab's default
+  plan::RunOptions ab;            // ab's defaults unless the user set rounds, noise, alpha, CPUs
+  std::filesystem::path program;  // calibration_work; empty: beside the perfgate executable
+};
+
+// Runs until the budget is spent (a pair is not started when the last one's duration would
+// overrun it) and returns the calibration document (also what is printed).
+nlohmann::json run_calibration(const CalibrationOptions& options);
+
+// A plain-text table of the document: one line per workload and metric.
+void print_calibration(std::ostream& out, const nlohmann::json& doc);
+
+// The smallest change of a metric whose per-round log-ratio has spread `sd` that the
+// defaults flag with `power` after `rounds` paired rounds at two-sided level `alpha`, outside
+// the noise band: exp(log(1 + noise) + (z(1-alpha/2) + z(power)) · 1.2533 · sd / √rounds) - 1.
+// 1.2533 (√(π/2)) is the median's standard error against the mean's on normal data.
+double detectable_effect(double sd, int rounds, double alpha, double noise, double power);
+
+}  // namespace perfgate::cli

@@ -1,0 +1,56 @@
+#include <fstream>
+#include <iostream>
+
+#include "cli/calibration.hpp"
+#include "cli/commands.hpp"
+#include "common/errors.hpp"
+
+namespace perfgate::cli {
+
+void add_calibrate_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "calibrate",
+      "What `perfgate ab`'s defaults can see on this machine, within a time budget: bundled programs of known work\n"
+      "(CPU-bound, syscall-heavy, memory-heavy) run as A/A pairs and with injected extra work. Prints and writes,\n"
+      "per metric: per-sample CV, per-round log-ratio sd, observed false-alarm rate, the smallest effect detected\n"
+      "with 80% and 95% power; per workload: catches of the injected work and the harness's own perturbation of\n"
+      "wall time (wall under perfgate against the program's self-timed wall).");
+  auto o = std::make_shared<CalibrationOptions>();
+  auto out = std::make_shared<std::string>("perfgate-out/calibration.json");
+  cmd->add_option("--budget", o->budget_s, "Seconds to spend (default 300); the last pair may overrun by its length")
+      ->check(CLI::Range(1.0, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--workload", o->workloads, "cpu, syscall, memory (repeatable; default all three)")
+      ->check(CLI::IsMember({"cpu", "syscall", "memory"}));
+  cmd->add_option("--extra", o->extra_work, "Injected extra work as a fraction (repeatable; default 0.02 0.05 0.10)")
+      ->check(CLI::Range(0.0001, 10.0));
+  cmd->add_option("--cpu-iterations", o->cpu_iterations, "Work of the CPU-bound program (xorshift steps)")
+      ->capture_default_str();
+  cmd->add_option("--syscalls", o->syscalls, "Work of the syscall-heavy program (writes to /dev/null)")
+      ->capture_default_str();
+  cmd->add_option("--memory-mib", o->memory_mib, "Work of the memory-heavy program (MiB touched)")
+      ->capture_default_str();
+  cmd->add_option("--metric", o->metric, "The gated metric, as `ab --metric` (default: ab's)");
+  cmd->add_option("--program", o->program, "The calibration program (default: libexec/perfgate/calibration_work)");
+  cmd->add_option("--out", *out, "Write the calibration JSON here")->capture_default_str();
+  cmd->add_option("--min-rounds", o->ab.min_rounds, "As ab's --min-rounds")->check(CLI::Range(2, 100000));
+  cmd->add_option("--max-rounds", o->ab.max_rounds, "As ab's --max-rounds")->check(CLI::Range(2, 100000));
+  cmd->add_option_function<double>(
+         "--noise", [o](double pct) { o->ab.noise = pct / 100.0; }, "As ab's --noise (percent, default 2)")
+      ->check(CLI::Range(0.0, 99.0));
+  cmd->add_option("--seed", o->ab.seed, "First pair's seed (the n-th pair's is seed + n)");
+  cmd->callback([o, out] {
+    nlohmann::json doc = run_calibration(*o);
+    print_calibration(std::cout, doc);
+    if (!out->empty()) {
+      std::filesystem::path p(*out);
+      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+      std::ofstream f(p);
+      if (!(f << doc.dump(2) << "\n")) throw RunError("calibrate: cannot write " + p.string());
+      std::cerr << "perfgate: calibration in " << p.string() << "\n";
+    }
+    set_exit_code(kExitOk);
+  });
+}
+
+}  // namespace perfgate::cli

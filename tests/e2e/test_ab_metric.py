@@ -1,0 +1,105 @@
+"""End-to-end tests of ab's default metric (chosen from what both sides measured), the wall
+guard that fails an AFTER trading CPU for waiting, the manifest's `guard`, and `perfgate
+calibrate`'s document. Effects are 2x or more, so no assertion depends on this machine's noise."""
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from spin_catalog import add_scenario  # noqa: E402
+
+# About 40 ms of CPU on this kind of machine.
+WORK = 25_000_000
+
+
+def scenario_of(path):
+    return json.loads(pathlib.Path(path).read_text())["scenarios"][0]
+
+
+def gate(s, kind):
+    found = [g for g in s["gates"] if g["kind"] == kind]
+    return found[0] if found else None
+
+
+def test_cpu_bound_pair_gates_cpu_time_and_says_why(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK * 2} same",
+                 "--seed", "21", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    choice = s["metric_choice"]
+    assert choice["metric"] == "cpu_ms"
+    # On CPU or queued for it (cgroup v2 pressure) for most of the wall time, on both sides.
+    share = "busy_wall_ratio" if choice.get("busy_wall_ratio_before") is not None else "cpu_wall_ratio"
+    assert choice[f"{share}_before"] > 0.7 and choice[f"{share}_after"] > 0.7
+    assert "CPU-bound" in choice["why"]
+    assert s["primary_metric"] == "cpu_ms"
+    assert [c for c in s["comparisons"] if c["gated"]][0]["metric"] == "cpu_ms"
+    assert "cpu_ms" in r.stdout and "CPU-bound" in r.stdout  # the table says which and why
+
+
+def test_sleep_bound_pair_gates_wall_time(perfgate, tmp_path, validate):
+    r = perfgate("ab", "--shell", "--before", "sleep 0.05; echo same", "--after", "sleep 0.15; echo same",
+                 "--seed", "22", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    assert s["metric_choice"]["metric"] == "wall_ms"
+    assert "blocked" in s["metric_choice"]["why"]
+    assert [c for c in s["comparisons"] if c["gated"]][0]["metric"] == "wall_ms"
+
+
+def test_half_the_compute_then_a_longer_sleep_fails_by_default(perfgate, burn, tmp_path, validate):
+    # BEFORE alone is CPU-bound; the choice must look at the AFTER too.
+    r = perfgate("ab", "--shell", "--before", f"{burn} {WORK} same",
+                 "--after", f"{burn} {WORK // 2} same && sleep 0.1", "--seed", "23", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    assert s["metric_choice"]["metric"] == "wall_ms"
+
+
+def test_wall_guard_fails_a_cpu_gate_passed_by_waiting(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--shell", "--metric", "cpu_ms", "--before", f"{burn} {WORK} same",
+                 "--after", f"{burn} {WORK // 2} same && sleep 0.1", "--seed", "24", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    assert "metric_choice" not in s  # --metric overrides the choice
+    assert gate(s, "policy")["passed"] is True  # less CPU: the CPU gate alone would pass it
+    guard = gate(s, "guard")
+    assert guard["passed"] is False and "wall_ms" in guard["name"]
+    assert "guard gate failed" in r.stderr
+
+
+def test_wall_guard_passes_an_identical_pair(perfgate, burn, tmp_path, validate):
+    r = perfgate("ab", "--metric", "cpu_ms", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK} same",
+                 "--seed", "25", "--out", tmp_path)
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    guard = gate(s, "guard")
+    assert guard["passed"] is True, guard
+    assert guard["band"] >= 0.10
+
+
+def test_manifest_guard_band_out_of_range_exits_2_naming_the_field(perfgate, burn, tmp_path):
+    catalog = tmp_path / "catalog"
+    add_scenario(catalog, burn, "guarded", guard={"metric": "wall_ms", "band": 1.5})
+    r = perfgate("run", "guarded", "--catalog", catalog, "--baseline", "none", "--out", tmp_path / "out")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "guard.band" in r.stderr and "scenario.json" in r.stderr
+
+
+def test_calibrate_writes_its_document_within_a_tiny_budget(perfgate, tmp_path):
+    out = tmp_path / "calibration.json"
+    r = perfgate("calibrate", "--budget", "1", "--workload", "cpu", "--cpu-iterations", "2000000",
+                 "--min-rounds", "3", "--max-rounds", "3", "--seed", "5", "--out", out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["kind"] == "perfgate-calibration" and doc["pairs"] >= 1
+    assert doc["defaults"]["max_rounds"] == 3
+    w = doc["workloads"][0]
+    assert w["name"] == "cpu" and w["gate"]["aa_pairs"] >= 1
+    for metric in ("wall_ms", "cpu_ms"):
+        m = w["metrics"][metric]
+        assert set(m) >= {"per_sample_cv", "round_log_ratio_sd", "false_alarm_rate", "detectable_effect_80",
+                          "detectable_effect_95", "injected"}
+        assert m["per_sample_cv"] >= 0
+    p = w["perturbation"]
+    assert p["self_timed_wall_ms"] > 0 and p["wall_ms_under_perfgate"] >= p["self_timed_wall_ms"]
+    assert "cpu:" in r.stdout and "false alarms" in r.stdout
