@@ -2,8 +2,11 @@
 // (docs/scenario-contract.md):
 //
 //   PROGRAM seed  --profile P --target T            [--params JSON]
-//   PROGRAM run   --variant V --profile P --fixture T [--params JSON] [scenario flags...]
-//   PROGRAM serve --variant V --profile P --fixture T --listen 127.0.0.1:0 [--params JSON]
+//   PROGRAM run   --variant V --profile P --fixture T [--params JSON] [--lie NAME] [scenario flags...]
+//   PROGRAM serve --variant V --profile P --fixture T --listen 127.0.0.1:0 [--params JSON] [--lie NAME]
+//
+// `--lie NAME` runs one of the manifest's declared lies (an AFTER that does less on purpose,
+// for `perfgate lies`). scenario_main.hpp builds a whole main from these pieces.
 //
 // `run` does the work once and prints one JSON object as its last stdout line; `serve`
 // prints {"listen": "127.0.0.1:PORT"} once ready and serves until SIGTERM. The harness
@@ -41,7 +44,7 @@ struct Invocation {
   std::string target;   // seed: where to build it
   std::string listen = "127.0.0.1:0";
   json params = json::object();
-  std::string lie;  // --lie NAME: a declared lie of the manifest's `lies` (empty: honest)
+  std::string lie;                           // --lie NAME: a declared lie of the manifest's `lies` (empty: honest)
   std::map<std::string, std::string> flags;  // any other --name [value]; "" for a bare flag
 
   bool has(const std::string& flag) const { return flags.count(flag) != 0; }
