@@ -3,11 +3,11 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "suite/baseline_apply.hpp"
 #include "common/errors.hpp"
 #include "gate/baseline_gate.hpp"
 #include "store/baseline_file.hpp"
 #include "store/results_input.hpp"
+#include "suite/baseline_apply.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -29,41 +29,54 @@ void add_baseline_command(CLI::App& app) {
   cmd->require_subcommand(1);
   auto file = std::make_shared<std::string>();
   auto results = std::make_shared<std::string>();
+  auto results_files = std::make_shared<std::vector<std::string>>();
+  auto append = std::make_shared<bool>(false);
   auto only = std::make_shared<std::vector<std::string>>();
   auto dry = std::make_shared<bool>(false);
   auto tolerance = std::make_shared<double>(5.0);
   auto alpha = std::make_shared<double>(0.05);
 
-  auto* update =
-      cmd->add_subcommand("update", "Write or refresh the entries of every gated metric of RESULTS.json (says which)");
-  update->add_option("results", *results, "A results file of perfgate run")->required();
+  auto* update = cmd->add_subcommand(
+      "update", "Write or refresh the entries of every gated metric of RESULTS.json files (says which)");
+  update
+      ->add_option("results", *results_files,
+                   "Results files of perfgate run: each is one accepted run of every entry it has")
+      ->required();
+  update->add_flag("--append", *append, "Add these runs to the entries' accepted runs (default: they replace them)");
   update->add_option("--baseline", *file,
                      "The baseline file (default: share/perfgate/baseline.json, the committed one)");
   update->add_option("--scenario", *only, "Only these scenarios (repeatable)");
   update->add_flag("--dry-run", *dry, "Say what would change, write nothing");
   update->callback([=] {
-    json doc = store::load_results(*results);
-    if (doc["run"].contains("against"))
-      throw UsageError(*results + ": an --against run compares two builds; its ratios are not a baseline");
-    // Read (and so validate) the existing baseline before anything is decided or written.
+    // Every results file is read (and so validated) before anything is decided or written.
+    std::vector<json> docs;
+    for (const auto& path : *results_files) {
+      docs.push_back(store::load_results(path));
+      if (docs.back()["run"].contains("against"))
+        throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
+    }
     store::Baseline b = store::load_baseline(baseline_path(*file));
     std::vector<store::BaselineEntry> fresh;
     std::vector<std::string> skipped;
-    for (const auto& s : doc["scenarios"])
-      if (wanted(*only, s.value("name", ""))) {
-        auto e = store::entries_from_scenario(doc, s, &skipped);
-        fresh.insert(fresh.end(), e.begin(), e.end());
+    for (std::size_t k = 0; k < docs.size(); ++k) {
+      const json& doc = docs[k];
+      for (const auto& s : doc["scenarios"])
+        if (wanted(*only, s.value("name", ""))) {
+          auto e = store::entries_from_scenario(doc, s, &skipped);
+          fresh.insert(fresh.end(), e.begin(), e.end());
+        }
+      for (const auto& n : *only) {
+        bool found = false;
+        for (const auto& s : doc["scenarios"]) found = found || s.value("name", "") == n;
+        if (!found) throw UsageError((*results_files)[k] + ": no scenario '" + n + "' in these results");
       }
-    for (const auto& n : *only) {
-      bool found = false;
-      for (const auto& s : doc["scenarios"]) found = found || s.value("name", "") == n;
-      if (!found) throw UsageError(*results + ": no scenario '" + n + "' in these results");
+      if (doc["run"]["git"].value("dirty", false))
+        std::cerr << "perfgate: note: " << (*results_files)[k]
+                  << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
     }
     for (const auto& s : skipped) std::cout << "skipped   " << s << "\n";
-    if (fresh.empty()) throw UsageError(*results + ": no gated figure to record (see the skipped lines)");
-    if (doc["run"]["git"].value("dirty", false))
-      std::cerr << "perfgate: note: the run was made from a dirty work tree; its commit is recorded with dirty: true\n";
-    auto changes = store::refresh_entries(b, fresh);
+    if (fresh.empty()) throw UsageError((*results_files)[0] + ": no gated figure to record (see the skipped lines)");
+    auto changes = store::refresh_entries(b, fresh, *append);
     for (const auto& c : changes) {
       std::string what = c.what;
       what.resize(9, ' ');
@@ -115,6 +128,7 @@ void add_baseline_command(CLI::App& app) {
     }
     for (const auto& e : b.entries)
       std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << store::format_ratio(e.ratio, e.ci)
+                << "  " << e.runs.size() << " accepted run(s)"
                 << "  medians " << e.before_median << " → " << e.after_median << " " << e.unit << "  host "
                 << e.host_fingerprint << "  commit " << e.commit.substr(0, 12) << (e.dirty ? " (dirty)" : "") << "\n";
     std::cout << b.entries.size() << " entries in " << b.file.string() << "\n";

@@ -1,7 +1,9 @@
 #include "gate/baseline_gate.hpp"
 
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 #include "stats/multiple.hpp"
 
@@ -53,8 +55,29 @@ std::string pval(double p) {
 }
 
 std::string describe(const ShiftTest& t) {
+  if (t.rule == "kept-share") {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "kept %.0f%% of the accepted improvement (interval's best end %.0f%%)",
+                  t.kept_share * 100, t.kept_share_best * 100);
+    return pct(t.change) + ", " + buf + ": " + t.verdict;
+  }
+  if (t.rule == "ratio-tolerance") return pct(t.change) + " [" + pct(t.ci[0]) + ", " + pct(t.ci[1]) + "]: " + t.verdict;
   return pct(t.change) + " [" + pct(t.ci[0]) + ", " + pct(t.ci[1]) + "], p " + pval(t.p) + " (Holm " +
          pval(t.p_adjusted) + "): " + t.verdict;
+}
+
+// Toward the bad side: +x is worse whichever way the metric points.
+double bad(double log_change, const std::string& better) { return better == "higher" ? -log_change : log_change; }
+
+std::string rule_why(const ShiftTest& t, const std::string& host_class, int same_class) {
+  char buf[256];
+  if (t.rule == "between-run")
+    std::snprintf(buf, sizeof buf, "between-run: %d accepted runs on %s, between-run sd %.3g on ln ratio",
+                  t.accepted_runs, host_class.c_str(), t.between_sd);
+  else
+    std::snprintf(buf, sizeof buf, "%s: %d accepted run(s) on %s (between-run needs 3), %d in all", t.rule.c_str(),
+                  same_class, host_class.c_str(), t.accepted_runs);
+  return buf;
 }
 
 // Worse or better only when significant and wholly outside the band, on that side.
@@ -86,6 +109,61 @@ std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, do
   return t;
 }
 
+ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry& entry, double tolerance,
+                     const BaselineOptions& o) {
+  ShiftTest t;
+  const std::string host_class = now.host_class();
+  std::vector<double> same, all;
+  for (const auto& r : entry.runs.empty() ? std::vector<store::AcceptedRun>{entry.as_run()} : entry.runs) {
+    if (!usable(r.ratio)) continue;
+    all.push_back(std::log(r.ratio));
+    if (r.host_class() == host_class) same.push_back(std::log(r.ratio));
+  }
+  const double x = std::log(now.ratio), band = std::log1p(tolerance);
+  if (static_cast<int>(same.size()) >= o.min_runs) {
+    const double k = static_cast<double>(same.size());
+    const double mean = std::accumulate(same.begin(), same.end(), 0.0) / k;
+    double ss = 0;
+    for (double y : same) ss += (y - mean) * (y - mean);
+    const double sd = std::sqrt(ss / (k - 1)), scale = sd * std::sqrt(1 + 1 / k);
+    const boost::math::students_t dist(k - 1);
+    const double q = boost::math::quantile(dist, 0.975);
+    t.rule = "between-run";
+    t.accepted_runs = static_cast<int>(k);
+    t.between_sd = sd;
+    t.change = std::exp(x - mean);
+    t.ci = {std::exp(x - mean - q * scale), std::exp(x - mean + q * scale)};
+    const double beyond = bad(x - mean, now.better) - band;
+    // With no spread (exact counts) only the tolerance separates a change from none.
+    t.p = scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / scale)) : (beyond > 0 ? 0.0 : 1.0);
+    t.why = rule_why(t, host_class, static_cast<int>(same.size()));
+    return t;  // verdict after Holm
+  }
+  const double ref = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
+  t.accepted_runs = static_cast<int>(all.size());
+  t.change = std::exp(x - ref);
+  t.ci = {now.ci[0] / std::exp(ref), now.ci[1] / std::exp(ref)};
+  t.p_adjusted = t.p = 1;  // a rule on the interval, not a test: nothing to correct
+  // An accepted improvement large enough that losing `share` of it is more than the tolerance:
+  // how much of it does this run keep? Worse when the estimate keeps less than the share and the
+  // run's interval excludes the accepted ratio (so noise alone cannot fail it).
+  if (-bad(ref, now.better) * o.share > band) {
+    const double best = now.better == "higher" ? now.ci[1] : now.ci[0];
+    t.rule = "kept-share";
+    t.kept_share = x / ref;
+    t.kept_share_best = usable(best) ? std::log(best) / ref : 1;
+    t.verdict = t.kept_share < o.share && t.kept_share_best < 1 ? "worse"
+                : t.kept_share > 1 + o.share                    ? "better"
+                                                                : "no significant change";
+  } else {
+    t.rule = "ratio-tolerance";
+    const double lo = bad(std::log(t.ci[0]), now.better), hi = bad(std::log(t.ci[1]), now.better);
+    t.verdict = std::min(lo, hi) > band ? "worse" : std::max(lo, hi) < -band ? "better" : "no significant change";
+  }
+  t.why = rule_why(t, host_class, static_cast<int>(same.size()));
+  return t;
+}
+
 std::vector<BaselineCheck> check_against_baseline(const std::vector<store::BaselineEntry>& now,
                                                   const store::Baseline& baseline, const BaselineOptions& o) {
   std::vector<BaselineCheck> out;
@@ -104,12 +182,11 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<store::Basel
     } else {
       c.entry = *b;
       if (b->tolerance) c.tolerance = *b->tolerance;
-      auto t = shift_test(e.ratio, e.ci, b->ratio, b->ci, e.confidence);
-      if (!t) {
+      if (!usable(e.ratio) || !usable(e.ci[0]) || !usable(e.ci[1]) || !usable(b->ratio)) {
         c.why = "a ratio or an interval end is zero or unbounded";
       } else {
         c.comparable = true;
-        c.ratio = *t;
+        c.ratio = ratio_rule(e, *b, c.tolerance, o);
       }
       if (b->host_fingerprint != e.host_fingerprint) {
         c.absolute_why = "host fingerprint differs (baseline " + b->host_fingerprint + ", this run " +
@@ -131,7 +208,7 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<store::Basel
     std::vector<BaselineCheck*> fam;
     std::vector<double> p;
     for (auto& c : out)
-      if (absolute ? c.absolute_compared : c.comparable) {
+      if (absolute ? c.absolute_compared : c.comparable && c.ratio.rule == "between-run") {
         fam.push_back(&c);
         p.push_back((absolute ? c.absolute : c.ratio).p);
       }
@@ -139,7 +216,16 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<store::Basel
     for (std::size_t i = 0; i < fam.size(); ++i) {
       ShiftTest& t = absolute ? fam[i]->absolute : fam[i]->ratio;
       t.p_adjusted = adj[i];
-      t.verdict = decide(t, o.alpha, fam[i]->tolerance, fam[i]->now.better);
+      if (absolute) {
+        t.verdict = decide(t, o.alpha, fam[i]->tolerance, fam[i]->now.better);
+      } else {
+        const std::string& dir = fam[i]->now.better;
+        // Better: the whole prediction interval beyond the band on the good side (reported only).
+        const double worst = std::max(bad(std::log(t.ci[0]), dir), bad(std::log(t.ci[1]), dir));
+        t.verdict = t.p_adjusted < o.alpha                   ? "worse"
+                    : worst < -std::log1p(fam[i]->tolerance) ? "better"
+                                                             : "no significant change";
+      }
     }
   }
   return out;
@@ -160,8 +246,11 @@ nlohmann::json baseline_gate_json(const BaselineCheck& c) {
   std::snprintf(tol, sizeof tol, "%g%%", c.tolerance * 100);
   std::string detail = (passed ? "" : "ratio moved: ") + now + " against baseline " +
                        store::format_ratio(b.ratio, b.ci) + " (commit " + b.commit.substr(0, 12) + "): change " +
-                       describe(c.ratio) + " (tolerance " + tol + ")";
-  if (!passed) detail += " — the ratio is significantly worse than the accepted one";
+                       describe(c.ratio) + " (tolerance " + tol + "; rule " + c.ratio.why + ")";
+  if (!passed)
+    detail += c.ratio.rule == "kept-share" ? " — the run keeps less than the required share of the accepted improvement"
+              : c.ratio.rule == "between-run" ? " — the ratio is outside the accepted runs' spread"
+                                              : " — the ratio is beyond the tolerance of the accepted one";
   detail += "; absolute: ";
   if (c.absolute_compared)
     detail += c.now.variant + " median " + num(c.now.after_median) + " vs " + num(b.after_median) + " " + c.now.unit +
@@ -175,8 +264,18 @@ nlohmann::json baseline_gate_json(const BaselineCheck& c) {
 
 nlohmann::json to_json(const BaselineCheck& c) {
   auto shift = [](const ShiftTest& t) {
-    return nlohmann::json{
-        {"change", t.change}, {"ci", t.ci}, {"p", t.p}, {"p_adjusted", t.p_adjusted}, {"verdict", t.verdict}};
+    nlohmann::json j = {{"change", t.change},         {"ci", t.ci},           {"p", t.p},
+                        {"p_adjusted", t.p_adjusted}, {"verdict", t.verdict}, {"rule", t.rule}};
+    if (t.rule != "shift") {
+      j["accepted_runs"] = t.accepted_runs;
+      j["why"] = t.why;
+    }
+    if (t.rule == "between-run") j["between_sd"] = t.between_sd;
+    if (t.rule == "kept-share") {
+      j["kept_share"] = t.kept_share;
+      j["kept_share_best"] = t.kept_share_best;
+    }
+    return j;
   };
   nlohmann::json j = {{"metric", c.now.metric},
                       {"variant", c.now.variant},
@@ -186,7 +285,8 @@ nlohmann::json to_json(const BaselineCheck& c) {
                         {"ci", c.now.ci},
                         {"after_median", c.now.after_median},
                         {"after_median_ci", c.now.after_median_ci},
-                        {"host_fingerprint", c.now.host_fingerprint}}},
+                        {"host_fingerprint", c.now.host_fingerprint},
+                        {"host_class", c.now.host_class()}}},
                       {"status", c.comparable ? "compared" : "no comparable baseline"},
                       {"tolerance", c.tolerance}};
   if (!c.comparable) j["why"] = c.why;

@@ -1,14 +1,24 @@
 // The baseline gate: this run's AFTER/BEFORE ratios against the accepted ones in
-// baseline.json. A ratio significantly worse than the baseline's, beyond a tolerance, fails;
-// absolute medians are compared only on the host the baseline was measured on (reported, not
+// baseline.json. A ratio's run-to-run spread (boots, load, hosts) is far wider than any one
+// run's interval, so the gate tests against the spread of the accepted runs, never against
+// within-run intervals alone (docs/baseline.md, "The comparison"):
+//
+// - between-run (>= 3 accepted runs on this host class, CPU model x cores): y_i = ln ratio_i,
+//   mean ȳ, sd s over k runs; this run's x = ln ratio is a new draw, so with
+//   d = (x - ȳ) toward the bad side, t = (d - ln(1 + tol)) / (s sqrt(1 + 1/k)) has at most a
+//   t(k-1) tail: one-sided p, Holm across the run's between-run comparisons, worse when
+//   p_adjusted < alpha. The change's interval is the 95% prediction interval of the ratio.
+// - kept-share (fewer runs, or another host class, and an accepted improvement so large that
+//   `share` of it exceeds the tolerance): the share of the accepted improvement ln(b) this run
+//   keeps, ln(r) / ln(b), with b the geometric mean of the accepted ratios. Worse when it keeps
+//   less than `share` (half) and this run's interval excludes b: it survives a change of
+//   machine, which moves ratios by far less than half an improvement.
+// - ratio-tolerance (fewer runs and an accepted ratio near 1 or on its bad side, e.g. a
+//   no-regress scenario at ~1x): worse when this run's whole interval lies beyond b (1 + tol)
+//   on the bad side.
+// Absolute medians are compared only on the host the baseline was measured on (reported, not
 // gated: a machine's load moves them more than code does). A metric with no entry, or with an
 // entry that cannot be compared, is "no comparable baseline" — never a pass.
-//
-// The test (docs/baseline.md): q = ratio_now / ratio_baseline on the log scale, each side's
-// standard error recovered from its confidence interval, se = (ln hi - ln lo) / (2 z), so
-// z = ln q / sqrt(se_now² + se_base²) with a two-sided normal p, Holm-corrected across the
-// run's baseline comparisons. A verdict needs both that p below alpha and the interval of q,
-// exp(ln q ± z sqrt(...)), wholly outside the tolerance band [1 - tol, 1 + tol].
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -23,6 +33,8 @@ namespace perfgate::gate {
 struct BaselineOptions {
   double alpha = 0.05;
   double tolerance = 0.05;  // a fraction; an entry's own tolerance wins
+  double share = 0.5;       // kept-share rule: the least share of the accepted improvement kept
+  int min_runs = 3;         // accepted runs on this host class for the between-run rule
 };
 
 struct ShiftTest {
@@ -30,6 +42,11 @@ struct ShiftTest {
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
   std::string verdict = "no significant change";  // better, worse, no significant change
+  std::string rule = "shift";                     // between-run, kept-share, ratio-tolerance; shift (absolute figures)
+  int accepted_runs = 0;                          // runs behind the reference (on this host class for between-run)
+  double between_sd = 0;                          // sd of the accepted ln ratios (between-run)
+  double kept_share = 1, kept_share_best = 1;     // kept-share: at the point and at the interval's best end
+  std::string why;                                // which rule and why that one, for people
 };
 
 struct BaselineCheck {
@@ -49,8 +66,13 @@ struct BaselineCheck {
 std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, double base,
                                     std::array<double, 2> base_ci, double confidence);
 
+// The rule and the verdict of one ratio against an entry's accepted runs, before any
+// correction (between-run p is Holm-corrected by check_against_baseline).
+ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry& entry, double tolerance,
+                     const BaselineOptions& options);
+
 // Checks `now` (one entry per gated metric of the run, from store::entries_from_scenario)
-// against `baseline`, Holm across the comparable ones, verdicts with the tolerance band.
+// against `baseline` with ratio_rule, Holm across the between-run comparisons.
 std::vector<BaselineCheck> check_against_baseline(const std::vector<store::BaselineEntry>& now,
                                                   const store::Baseline& baseline, const BaselineOptions& options);
 

@@ -6,8 +6,10 @@
 #include <stdexcept>
 
 #include "perfgate/percentile.hpp"
+#include "stats/power.hpp"
 #include "stats/rank_tests.hpp"
 #include "stats/summary.hpp"
+#include "stats/walsh.hpp"
 
 namespace perfgate::stats {
 
@@ -61,9 +63,17 @@ PairedRatio paired_ratio(const std::vector<double>& before, const std::vector<do
     // round shares between its variants.
     std::vector<double> r(n);
     for (std::size_t i = 0; i < n; ++i) r[i] = std::log(after[i] / before[i]);
-    out.ratio = std::exp(median(r));
-    const Interval log_ci = bootstrap_median_ci(r, seed, resamples, confidence);
-    out.ci = {std::exp(log_ci.lo), std::exp(log_ci.hi)};
+    const ShiftEstimate hl = hodges_lehmann(r, confidence);
+    out.ratio = std::exp(hl.estimate);
+    out.ci = {std::exp(hl.lo), std::exp(hl.hi)};
+    out.ci_confidence = hl.confidence;
+    out.log_ratios = r;
+    if (zero_spread(r)) {
+      out.zero_spread = true;
+      out.p_wilcoxon = r[0] == 0.0 ? 1.0 : 0.0;
+      out.wilcoxon_method = "zero-spread";
+      return out;
+    }
     const TestResult w = wilcoxon_signed_rank(r);
     out.p_wilcoxon = w.p_value;
     out.wilcoxon_method = w.method;
@@ -78,6 +88,12 @@ PairedRatio paired_ratio(const std::vector<double>& before, const std::vector<do
   out.ci = bootstrap_ci(n, seed, resamples, confidence, [&](const std::vector<std::size_t>& idx) {
     return ratio_of_medians(median_of(after, idx, scratch_after), median_of(before, idx, scratch_before));
   });
+  if (zero_spread(before) && zero_spread(after)) {
+    out.zero_spread = true;
+    out.p_wilcoxon = before[0] == after[0] ? 1.0 : 0.0;
+    out.wilcoxon_method = "zero-spread";
+    return out;
+  }
   std::vector<double> d(n);
   for (std::size_t i = 0; i < n; ++i) d[i] = after[i] - before[i];
   const TestResult w = wilcoxon_signed_rank(d);

@@ -1,6 +1,7 @@
 #include "stats/scenario_stats.hpp"
 
 #include "stats/multiple.hpp"
+#include "stats/power.hpp"
 
 namespace perfgate::stats {
 
@@ -74,6 +75,9 @@ void decide_family(const std::vector<Comparison*>& family, double alpha, double 
   for (std::size_t i = 0; i < family.size(); ++i) {
     family[i]->p_adjusted = adjusted[i];
     family[i]->verdict = decide(family[i]->r, adjusted[i], alpha, noise, better_of(family[i]->better));
+    family[i]->alpha_corrected = alpha / static_cast<double>(family.size());
+    if (family[i]->r.log_scale)
+      family[i]->detectable_effect = detectable_effect(family[i]->r.log_ratios, family[i]->alpha_corrected, noise);
   }
 }
 
@@ -81,6 +85,8 @@ void decide_exploratory(const std::vector<Comparison*>& comparisons, double alph
   for (auto* c : comparisons) {
     c->p_adjusted = c->r.p_wilcoxon;
     c->verdict = decide(c->r, c->p_adjusted, alpha, noise, better_of(c->better));
+    c->alpha_corrected = alpha;
+    if (c->r.log_scale) c->detectable_effect = detectable_effect(c->r.log_ratios, alpha, noise);
   }
 }
 
@@ -100,22 +106,27 @@ nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 }  // namespace
 
 nlohmann::json to_json(const Comparison& c, double confidence) {
-  return {{"variant", c.variant},
-          {"baseline", c.baseline},
-          {"metric", c.metric},
-          {"unit", c.unit},
-          {"better", c.better},
-          {"gated", c.gated},
-          {"n", c.r.n},
-          {"ratio", finite_or_null(c.r.ratio)},
-          {"ci", {finite_or_null(c.r.ci.lo), finite_or_null(c.r.ci.hi)}},
-          {"confidence", confidence},
-          {"log_scale", c.r.log_scale},
-          {"p_wilcoxon", c.r.p_wilcoxon},
-          {"wilcoxon_method", c.r.wilcoxon_method},
-          {"p_wilcoxon_adjusted", c.p_adjusted},
-          {"p_mann_whitney", c.r.p_mann_whitney},
-          {"verdict", to_string(c.verdict)}};
+  nlohmann::json j = {{"variant", c.variant},
+                      {"baseline", c.baseline},
+                      {"metric", c.metric},
+                      {"unit", c.unit},
+                      {"better", c.better},
+                      {"gated", c.gated},
+                      {"n", c.r.n},
+                      {"ratio", finite_or_null(c.r.ratio)},
+                      {"ci", {finite_or_null(c.r.ci.lo), finite_or_null(c.r.ci.hi)}},
+                      {"confidence", confidence},
+                      {"log_scale", c.r.log_scale},
+                      {"p_wilcoxon", c.r.p_wilcoxon},
+                      {"wilcoxon_method", c.r.wilcoxon_method},
+                      {"p_wilcoxon_adjusted", c.p_adjusted},
+                      {"p_mann_whitney", c.r.p_mann_whitney},
+                      {"verdict", to_string(c.verdict)},
+                      {"ci_confidence", c.r.ci_confidence},
+                      {"zero_spread", c.r.zero_spread},
+                      {"alpha_corrected", c.alpha_corrected}};
+  j["detectable_effect"] = c.detectable_effect ? finite_or_null(*c.detectable_effect) : nlohmann::json(nullptr);
+  return j;
 }
 
 }  // namespace perfgate::stats

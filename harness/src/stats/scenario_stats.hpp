@@ -4,6 +4,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -30,6 +31,10 @@ struct Comparison {
   PairedRatio r;
   double p_adjusted = 1;
   Verdict verdict = Verdict::NoChange;
+  // The smallest slowdown this comparison would have flagged with 80% power (power.hpp) at
+  // alpha_corrected, noise band included; null when its rounds cannot decide at all.
+  double alpha_corrected = 0.05;
+  std::optional<double> detectable_effect;
 };
 
 struct VariantPair {
@@ -42,7 +47,8 @@ struct VariantPair {
 std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples, const std::vector<VariantPair>& pairs,
                                         const std::set<std::string>& gated_metrics, std::uint64_t seed);
 
-// Holm across `family`, then the verdict rule at `alpha` with the noise band.
+// Holm across `family`, then the verdict rule at `alpha` with the noise band. The detectable
+// effect is computed at alpha / |family| (Holm's first, strictest step: conservative).
 void decide_family(const std::vector<Comparison*>& family, double alpha, double noise);
 // Comparisons that gate nothing (every other metric, every sweep variant): the verdict rule on
 // the unadjusted p. Exploratory by design — correcting hundreds of descriptive comparisons

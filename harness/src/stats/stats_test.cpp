@@ -354,8 +354,8 @@ TEST(Bootstrap, MedianOfThreeMatchesItsExactDistribution) {
 
 TEST(PairedRatio, ExactlyTwiceSlower) {
   // after = 2 * before in every round: every log-ratio is log 2, so ratio, both interval ends
-  // and every resample's median are exactly 2. Five equal positive differences: W+ = 15 is
-  // reached by 1 of 32 sign patterns, p = 2/32.
+  // and every Walsh average are exactly 2. Zero spread: the ratio is known exactly, p = 0 without
+  // a rank test (whose smallest p at five rounds, 2/32, could never reject).
   const std::vector<double> before = {10, 11, 12, 13, 14};
   const std::vector<double> after = {20, 22, 24, 26, 28};
   const ps::PairedRatio r = ps::paired_ratio(before, after, 7);
@@ -364,8 +364,8 @@ TEST(PairedRatio, ExactlyTwiceSlower) {
   EXPECT_DOUBLE_EQ(r.ratio, 2.0);
   EXPECT_DOUBLE_EQ(r.ci.lo, 2.0);
   EXPECT_DOUBLE_EQ(r.ci.hi, 2.0);
-  EXPECT_DOUBLE_EQ(r.p_wilcoxon, 0.0625);
-  EXPECT_EQ(r.wilcoxon_method, "exact");
+  EXPECT_DOUBLE_EQ(r.p_wilcoxon, 0.0);
+  EXPECT_EQ(r.wilcoxon_method, "zero-spread");
 }
 
 TEST(PairedRatio, KnownLogRatios) {
@@ -417,7 +417,7 @@ TEST(PairedRatio, ZeroBeforeMedian) {
   EXPECT_EQ(grew.ratio, inf);
   EXPECT_EQ(grew.ci.lo, inf);
   EXPECT_EQ(grew.ci.hi, inf);
-  EXPECT_DOUBLE_EQ(grew.p_wilcoxon, 0.0625);  // five equal positive differences, as above
+  EXPECT_DOUBLE_EQ(grew.p_wilcoxon, 0.0);  // exact counts, the same every round: zero spread
 }
 
 TEST(PairedRatio, IdenticalInputsShowNoChange) {
@@ -432,10 +432,11 @@ TEST(PairedRatio, IdenticalInputsShowNoChange) {
 }
 
 TEST(PairedRatio, DeterministicUnderSeed) {
+  // Counts with zeros take the bootstrap path (the log path's Walsh interval needs no seed).
   std::vector<double> before, after;
   for (int i = 0; i < 30; ++i) {
-    before.push_back(100.0 + std::sin(i));
-    after.push_back(95.0 + 3.0 * std::cos(1.7 * i));
+    before.push_back(i % 7 == 0 ? 0.0 : 100.0 + 10 * std::sin(i));
+    after.push_back(95.0 + 30.0 * std::cos(1.7 * i));
   }
   const ps::PairedRatio a = ps::paired_ratio(before, after, 12345);
   const ps::PairedRatio b = ps::paired_ratio(before, after, 12345);

@@ -90,6 +90,36 @@ BaselineEntry parse_entry(const json& j, const std::string& file, const std::str
     if (t >= 1) r.fail("tolerance", "is a fraction (0.05 for 5%) and must be below 1");
     e.tolerance = t;
   }
+  if (!j.contains("runs")) {
+    e.runs = {e.as_run()};  // schema 1: the entry is its only accepted run
+    return e;
+  }
+  const json& runs = j["runs"];
+  if (!runs.is_array() || runs.empty()) r.fail("runs", "must be a non-empty array of accepted runs");
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::string where = (at.empty() ? "" : at + ".") + "runs[" + std::to_string(i) + "]";
+    if (!runs[i].is_object()) throw UsageError(file + ": " + where + ": must be an object");
+    Reader rr{runs[i], file, where};
+    AcceptedRun a;
+    a.ratio = rr.positive("ratio");
+    a.ci = rr.interval("ci");
+    if (a.ratio < a.ci[0] || a.ratio > a.ci[1]) rr.fail("ratio", "lies outside its own interval ci");
+    const json& rn = rr.get("n");
+    if (!rn.is_number_integer() || rn.get<int>() < 2) rr.fail("n", "must be an integer >= 2 (rounds)");
+    a.n = rn.get<int>();
+    const json& h = rr.get("host");
+    if (!h.is_object()) rr.fail("host", "must be an object {cpu_model, cores, fingerprint}");
+    Reader hr{h, file, where + ".host"};
+    a.cpu_model = hr.str("cpu_model");
+    const json& cores = hr.get("cores");
+    if (!cores.is_number_integer() || cores.get<int>() < 0) hr.fail("cores", "must be an integer >= 0 (0: unknown)");
+    a.cores = cores.get<int>();
+    a.host_fingerprint = h.value("fingerprint", "");
+    a.commit = rr.str("commit");
+    a.run_id = runs[i].value("run_id", "");
+    a.recorded_at = runs[i].value("recorded_at", "");
+    e.runs.push_back(std::move(a));
+  }
   return e;
 }
 
@@ -109,6 +139,21 @@ bool finite_interval(const json& ci) {
 
 std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
   return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
+}
+
+AcceptedRun BaselineEntry::as_run() const {
+  AcceptedRun a;
+  a.ratio = ratio;
+  a.ci = ci;
+  a.n = n;
+  a.cpu_model = host.value("cpu_model", "unknown");
+  if (a.cpu_model.empty()) a.cpu_model = "unknown";
+  a.cores = host.contains("cores") && host["cores"].is_number_integer() ? host["cores"].get<int>() : 0;
+  a.host_fingerprint = host_fingerprint;
+  a.commit = commit;
+  a.run_id = run_id;
+  a.recorded_at = recorded_at;
+  return a;
 }
 
 const BaselineEntry* Baseline::find(const std::string& scenario, const std::string& profile,
@@ -133,8 +178,9 @@ Baseline load_baseline(const fs::path& file) {
   if (!doc.is_object()) throw UsageError(f + ": (top level): must be an object");
   Reader r{doc, f, ""};
   const json& v = r.get("schema_version");
-  if (v != kBaselineSchemaVersion)
-    r.fail("schema_version", "is " + v.dump() + "; this perfgate reads " + std::to_string(kBaselineSchemaVersion));
+  if (v != 1 && v != kBaselineSchemaVersion)
+    r.fail("schema_version",
+           "is " + v.dump() + "; this perfgate reads 1 and " + std::to_string(kBaselineSchemaVersion));
   const json& entries = r.get("entries");
   if (!entries.is_array()) r.fail("entries", "must be an array");
   for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -174,6 +220,19 @@ nlohmann::ordered_json ordered(const BaselineEntry& e) {
   j["dirty"] = e.dirty;
   j["run_id"] = e.run_id;
   j["recorded_at"] = e.recorded_at;
+  nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+  for (const auto& a : e.runs.empty() ? std::vector<AcceptedRun>{e.as_run()} : e.runs) {
+    nlohmann::ordered_json rj;
+    rj["ratio"] = a.ratio;
+    rj["ci"] = a.ci;
+    rj["n"] = a.n;
+    rj["host"] = {{"cpu_model", a.cpu_model}, {"cores", a.cores}, {"fingerprint", a.host_fingerprint}};
+    rj["commit"] = a.commit;
+    rj["run_id"] = a.run_id;
+    rj["recorded_at"] = a.recorded_at;
+    runs.push_back(rj);
+  }
+  j["runs"] = runs;
   return j;
 }
 
@@ -283,27 +342,43 @@ std::vector<BaselineEntry> entries_from_scenario(const json& results, const json
   return out;
 }
 
-std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh) {
+std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh, bool append) {
   std::vector<BaselineChange> changes;
+  std::vector<std::string> replaced;  // keys whose runs this call started afresh (no --append)
   for (const auto& e : fresh) {
     auto it =
         std::find_if(b.entries.begin(), b.entries.end(), [&](const BaselineEntry& x) { return x.key() == e.key(); });
     if (it == b.entries.end()) {
       b.entries.push_back(e);
+      b.entries.back().runs = {e.as_run()};
+      replaced.push_back(e.key());
       changes.push_back({e.key(), "added", format_ratio(e.ratio, e.ci) + " from commit " + e.commit.substr(0, 12)});
       continue;
     }
+    const bool known =
+        std::any_of(it->runs.begin(), it->runs.end(), [&](const AcceptedRun& a) { return a.run_id == e.run_id; });
+    const bool fresh_start = !append && std::find(replaced.begin(), replaced.end(), e.key()) == replaced.end();
+    if (fresh_start && known && it->runs.size() == 1) {  // the same results file accepted again
+      replaced.push_back(e.key());
+      changes.push_back({e.key(), "unchanged", format_ratio(e.ratio, e.ci)});
+      continue;
+    }
+    if (!fresh_start && known) {
+      changes.push_back(
+          {e.key(), "unchanged", format_ratio(e.ratio, e.ci) + " (run " + e.run_id + " already accepted)"});
+      continue;
+    }
+    std::vector<AcceptedRun> runs = fresh_start ? std::vector<AcceptedRun>{} : it->runs;
+    runs.push_back(e.as_run());
+    if (fresh_start) replaced.push_back(e.key());
+    const std::string before = format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ")";
     BaselineEntry next = e;
     next.tolerance = it->tolerance;
-    const bool same = it->run_id == e.run_id && it->ratio == e.ratio && it->ci == e.ci;
-    changes.push_back({e.key(), same ? "unchanged" : "updated",
-                       same ? format_ratio(e.ratio, e.ci)
-                            : format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ") → " +
-                                  format_ratio(e.ratio, e.ci) + " (commit " + e.commit.substr(0, 12) + ")"});
-    if (!same) {
-      next.recorded_at = e.recorded_at;
-      *it = next;
-    }
+    next.runs = std::move(runs);
+    *it = std::move(next);
+    changes.push_back({e.key(), fresh_start ? "updated" : "appended",
+                       before + " → " + format_ratio(e.ratio, e.ci) + " (commit " + e.commit.substr(0, 12) + "), " +
+                           std::to_string(it->runs.size()) + " accepted run(s)"});
   }
   return changes;
 }
