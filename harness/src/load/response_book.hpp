@@ -38,6 +38,8 @@ std::string to_hex(const BodyDigest& d);
 class ResponseBook {
  public:
   explicit ResponseBook(std::size_t keep_bytes = std::size_t{64} << 20);
+  ResponseBook(const ResponseBook&) = delete;  // current_ points into itself
+  ResponseBook& operator=(const ResponseBook&) = delete;
 
   // Names the answers that follow in a failure: variant, round, phase ("warm-up", "window").
   void begin(const std::string& variant, int round, const std::string& phase);
@@ -75,6 +77,7 @@ class ResponseBook {
   int round_ = 0;
   std::unordered_map<std::string, Seen> first_;  // path → first answer of any variant
   std::map<std::string, std::unordered_map<std::string, Seen>> first_of_variant_;  // variant → path → first answer
+  std::unordered_map<std::string, Seen>* current_;                                 // first_of_variant_[variant_]
   std::uint64_t answers_ = 0, timeouts_ = 0, compared_ = 0;
   std::optional<std::string> failure_;
 };
