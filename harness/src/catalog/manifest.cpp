@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "catalog/service_sections.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 
@@ -230,6 +231,7 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   }
   m.service = r.object("service", false);
   m.workloads = r.object("workloads", false);
+  check_service_sections(m, r.file());
   if (m.kind == "service")
     for (std::size_t i = 0; i < m.variants.size(); ++i)
       if (!m.variants[i].workload.empty() && !m.workloads.contains(m.variants[i].workload))
