@@ -3,14 +3,14 @@
 creating the child: clone3 into its cgroup (default), fork + cgroup.procs write
 (PERFGATE_SPAWN=fork), no cgroups (PERFGATE_CGROUP=none). Medians of N samples, with the load
 average beside each line: wall figures on a shared machine mean little without it.
-  /usr/bin/python3 scripts/spawn-wall.py [WORK=25000000] [N=20] [OTHER_PERFGATE_BINARY]"""
+  [CPU=k] /usr/bin/python3 scripts/spawn-wall.py [WORK=25000000] [N=20] [OTHER_PERFGATE_BINARY]"""
 import json, os, statistics, subprocess, sys, tempfile, time
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 burn = root + "/build/tests/tools/burn"
 work = sys.argv[1] if len(sys.argv) > 1 else "25000000"
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-cpu = str(os.cpu_count() - 1)  # perfgate pins a one-CPU sample to the last CPU
+cpu = os.environ.get("CPU", str(os.cpu_count() - 1))  # perfgate pins a one-CPU sample to the last CPU
 
 
 def load():
@@ -31,7 +31,7 @@ def outside():
 def under(pg, env):
     with tempfile.TemporaryDirectory() as d:
         subprocess.run([pg, "ab", "--quiet", "--seed", "1", "--before", f"{burn} {work} same", "--after",
-                        f"{burn} {work} same", "--min-rounds", str(n), "--max-rounds", str(n), "--json", d + "/r.json"],
+                        f"{burn} {work} same", "--min-rounds", str(n), "--max-rounds", str(n), "--cpus", cpu, "--json", d + "/r.json"],
                        env=dict(os.environ, **env), capture_output=True)
         doc = json.load(open(d + "/r.json"))
         s = [x for sc in doc["scenarios"] for x in sc["samples"] if not x.get("warmup")]

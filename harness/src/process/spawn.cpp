@@ -218,6 +218,7 @@ Spawned spawn(const SpawnSpec& spec) {
   ssize_t n;
   do n = ::read(errpipe[0], &e, sizeof e);
   while (n < 0 && errno == EINTR);
+  s.exec_at = std::chrono::steady_clock::now();
   ::close(errpipe[0]);
   if (n == static_cast<ssize_t>(sizeof e)) {
     int status = 0;

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -42,6 +43,9 @@ struct SpawnSpec {
 struct Spawned {
   pid_t pid = -1;
   bool born_in_cgroup = false;  // clone3 placed it in v2_cgroup: no cgroup.procs write
+  // When its exec succeeded (its close-on-exec error pipe closed): the program's first
+  // instant. Wall time measured from here leaves out creation, cgroup moves and pinning.
+  std::chrono::steady_clock::time_point exec_at;
 };
 
 // The child could not be created or could not exec: names the program, the step and errno.

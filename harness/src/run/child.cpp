@@ -70,7 +70,7 @@ void reap_once() {
   std::call_once(once, [] { reap_leftovers(); });
 }
 
-pid_t spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
+process::Spawned spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   if (spec.argv.empty()) throw UsageError("empty command");
   reap_once();
   process::SpawnSpec s;
@@ -85,7 +85,7 @@ pid_t spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   s.v2_cgroup = cgroup.v2_dir();
   s.v1_cgroups = cgroup.v1_dirs();
   try {
-    return process::spawn(s).pid;
+    return process::spawn(s);
   } catch (const process::SpawnError& e) {
     throw RunError(e.what());
   }
@@ -150,11 +150,16 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   r.cpu_source = cgroup.cpu_source();
   r.memory_source = cgroup.memory_source();
   const auto stat_before = measure::read_proc_stat();
-  const auto start = std::chrono::steady_clock::now();
-  pid_t pid = spawn(spec, cgroup);
+  const auto created = std::chrono::steady_clock::now();
+  const auto child = spawn(spec, cgroup);
+  const pid_t pid = child.pid;
+  // Wall time runs from the program's exec: creating the child, joining its cgroups (a v1
+  // cgroup.procs write waits for an RCU grace period, ~5 ms here) and pinning are ours, not
+  // the program's. The timeout counts from creation.
+  const auto start = child.exec_at;
   const bool has_deadline = spec.timeout_s > 0;
-  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                    std::chrono::duration<double>(spec.timeout_s));
+  const auto deadline = created + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(spec.timeout_s));
   WaitOutcome w = wait_exit(pid, deadline, has_deadline);
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (const auto stat_after = measure::read_proc_stat(); !stat_before.empty() && !stat_after.empty()) {
@@ -199,7 +204,7 @@ process::Reaped reap_leftovers() {
 }
 
 ServiceProcess::ServiceProcess(const ChildSpec& spec, measure::SampleCgroup& cgroup) : cgroup_(cgroup) {
-  pid_ = spawn(spec, cgroup);
+  pid_ = spawn(spec, cgroup).pid;
 }
 
 ServiceProcess::~ServiceProcess() {
