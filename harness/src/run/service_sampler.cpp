@@ -133,10 +133,8 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   auto cpu1 = cgroup.cpu();
   json s1 = stats_of(port, stats_path);
   const int rc = server.stop();
-  if (rc != 0)
-    throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" +
-                   tail_of_file(spec.stderr_path));
-  // A server that found its own answers wrong says so on its last stdout line, at exit.
+  // A server that found its own answers wrong says so on its last stdout line, at exit: that
+  // is exit 3 whatever its exit code.
   const auto last = nlohmann::json::parse(last_nonempty_line(spec.stdout_path), nullptr, false);
   if (auto reason = reported_divergence(last)) {
     const std::string msg = "equivalence gate failed: " + who + " (round " + std::to_string(round) +
@@ -144,6 +142,9 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
     book.report_divergence(msg);
     throw EquivalenceFailure(msg);
   }
+  if (rc != 0)
+    throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" +
+                   tail_of_file(spec.stderr_path));
   if (book.failure()) throw EquivalenceFailure(*book.failure());
 
   Sample s;

@@ -33,6 +33,9 @@ Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& s
   o.cpus = lo.cpus;
   o.quiet = true;
   o.baseline_path = "none";
+  // Only equivalence (and exact counts) decide a lie; a performance verdict at two rounds is
+  // neither possible nor wanted, so no `improve` policy asks for one.
+  o.policy = "no-regress";
   for (const auto& a : lie_args) o.scenario_args.push_back("after=" + a);
   plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
   for (auto& sp : rp.scenarios) {
