@@ -13,6 +13,7 @@
 #include "process/owner.hpp"
 #include "process/spawn.hpp"
 #include "run/child.hpp"
+#include "run/sample.hpp"
 #include "run/schedule.hpp"
 
 using namespace perfgate;
@@ -157,4 +158,34 @@ TEST(RoundOrder, GatedPairIsAdjacent) {
     EXPECT_EQ(std::abs(ia - ib), 1);
     EXPECT_EQ(r.size(), v.size());
   }
+}
+
+// Steal per variant: wall samples that vary only by what the hypervisor took are fully
+// explained by steal; warm-ups and other variants are left out; a sample over the share is flagged.
+TEST(StealSummary, ExplainsWallVarianceAndCountsFlaggedSamples) {
+  std::vector<Sample> samples;
+  auto add = [&](const std::string& variant, double wall, double steal, bool warmup = false) {
+    Sample s;
+    s.variant = variant;
+    s.warmup = warmup;
+    s.metrics["wall_ms"] = {wall, "ms", "lower", "monotonic-clock"};
+    s.steal_ms = steal;
+    s.irq_ms = 0;
+    s.steal_flagged = steal > kStealFlagShare * wall;
+    samples.push_back(s);
+  };
+  add("before", 50, 0);
+  add("before", 60, 10);
+  add("before", 50, 0);
+  add("before", 70, 20);
+  add("before", 500, 400, true);
+  add("after", 50, 0);
+  auto j = summarise_steal(samples, "before");
+  EXPECT_EQ(j["samples"], 4);
+  EXPECT_EQ(j["flagged_samples"], 2);
+  EXPECT_DOUBLE_EQ(j["steal_ms_mean"].get<double>(), 7.5);
+  EXPECT_DOUBLE_EQ(j["steal_ms_max"].get<double>(), 20.0);
+  EXPECT_DOUBLE_EQ(j["wall_variance_explained_by_steal"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(summarise_steal(samples, "after")["wall_variance_explained_by_steal"].get<double>(), 0.0);
+  EXPECT_EQ(summarise_steal(samples, "absent")["samples"], 0);
 }

@@ -206,6 +206,9 @@ void ScenarioRun::analyse() {
   for (const auto& s : outcome.samples) samples.push_back(run::to_json(s));
   doc["samples"] = samples;
   doc["summaries"] = stats::to_json(stats::summarize_samples(outcome.samples));
+  // Per variant: what its CPUs lost to the hypervisor and how much of the wall noise that was.
+  doc["steal"] = json::object();
+  for (const auto& v : sp.variants) doc["steal"][v.name] = run::summarise_steal(outcome.samples, v.name);
   comparisons = stats::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
   if (sp.choose_metric) {
     auto choice = gate::choose_ab_metric(outcome.samples);
