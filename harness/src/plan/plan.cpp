@@ -7,6 +7,7 @@
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "measure/host.hpp"
+#include "stats/power.hpp"
 #include "stats/sequential.hpp"
 
 namespace perfgate::plan {
@@ -72,7 +73,7 @@ json RunPlan::options_json() const {
 
 namespace {
 
-constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = 4;
+constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = kLooksPerScenario;
 
 void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
   s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
@@ -103,9 +104,29 @@ void finish(RunPlan& rp, const RunOptions& o) {
   rp.alpha_per_look = stats::alpha_per_look(rp.alpha, kLooks);
   rp.gated_total = 0;
   for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
+  // An `improve` scenario passes only when its rank test rejects; with fewer rounds than the test
+  // can ever reject at (inside the run's family, at the per-look level) it is a certain failure,
+  // so it is refused before anything runs. A no-regress one still runs: its results say it could
+  // not resolve anything (detectable_effect null).
+  const int needed = min_decidable_rounds(rp.alpha, kLooks, std::max(1, rp.gated_total));
+  for (const auto& s : rp.scenarios)
+    if (s.policy == "improve" && s.max_rounds < needed)
+      throw UsageError((s.manifest.file.empty() ? s.manifest.name : s.manifest.file.string()) + ": profile " +
+                       s.profile + ": max_rounds " + std::to_string(s.max_rounds) +
+                       " can never decide an improvement: a rank test inside this run's family (" +
+                       std::to_string(rp.gated_total) + " gated comparisons x " + std::to_string(kLooks) +
+                       " looks at alpha " + std::to_string(rp.alpha).substr(0, 6) + ") needs at least " +
+                       std::to_string(needed) +
+                       " rounds (n >= log2(2 looks m / alpha)); raise min_rounds/max_rounds "
+                       "or --max-rounds to " +
+                       std::to_string(needed));
 }
 
 }  // namespace
+
+int min_decidable_rounds(double alpha, int looks, int family) {
+  return stats::min_rank_rounds(alpha / (static_cast<double>(looks) * std::max(1, family)));
+}
 
 RunPlan plan_nothing(const RunOptions& o) {
   RunPlan rp;

@@ -66,6 +66,15 @@ void finish_plan(RunPlan& plan, const RunOptions& options);
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
 
+// Looks per scenario of the sequential design (stats/sequential.hpp): alpha is split between them.
+inline constexpr int kLooksPerScenario = 4;
+
+// The fewest rounds at which a paired rank test can reject inside a family of `family` gated
+// comparisons over `looks` looks at `alpha`: the smallest n with 2 / 2^n < alpha / (looks m),
+// n >= log2(2 looks m / alpha). A profile whose first look is below it cannot stop early on a
+// rank-tested metric; an `improve` scenario whose max_rounds is below it is refused (exit 2).
+int min_decidable_rounds(double alpha, int looks, int family);
+
 // The CPUs a sample is pinned to: the last `count` allowed CPUs, so CPU 0 is left to the
 // harness and the system when there is more than one.
 std::vector<int> choose_cpus(const std::string& count);

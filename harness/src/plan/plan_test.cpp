@@ -1,5 +1,11 @@
+#include "plan/plan.hpp"
+
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "common/errors.hpp"
@@ -28,4 +34,37 @@ TEST(Shard, EveryNameInExactlyOneShardWhateverTheInputOrder) {
   }
   EXPECT_EQ(seen, std::multiset<std::string>(names.begin(), names.end()));
   EXPECT_EQ(shard_names(names, {1, 3}), (std::vector<std::string>{"a", "d", "g"}));
+}
+
+// Every bundled manifest × profile: the first look (min_rounds) can already reject inside the
+// suite's Holm family (every bundled scenario's gated metric at that profile, 4 looks), so a
+// clear effect stops there and no profile is sized below what its test can decide.
+TEST(Rounds, EveryBundledProfileLetsTheFirstLookReject) {
+  namespace fs = std::filesystem;
+  std::map<std::string, std::vector<std::pair<std::string, int>>> by_profile;  // profile → (scenario, min_rounds)
+  std::map<std::string, int> gated;                                            // profile → gated comparisons
+  for (const auto& dir : fs::directory_iterator(fs::path(PERFGATE_SOURCE_DIR) / "scenarios")) {
+    const fs::path file = dir.path() / "scenario.json";
+    if (!fs::exists(file)) continue;
+    std::ifstream in(file);
+    const auto m = nlohmann::json::parse(in);
+    for (const auto& [profile, p] : m.at("profiles").items()) {
+      by_profile[profile].push_back({m.at("name").get<std::string>(), p.value("min_rounds", 8)});
+      gated[profile] += 1;  // one gated (primary) metric per scenario
+    }
+  }
+  ASSERT_GE(by_profile["quick"].size(), 7u);
+  for (const auto& [profile, list] : by_profile) {
+    const int needed = min_decidable_rounds(0.05, kLooksPerScenario, gated[profile]);
+    for (const auto& [name, min_rounds] : list)
+      EXPECT_GE(min_rounds, needed) << name << " at " << profile << ": the first look cannot reject inside a family of "
+                                    << gated[profile];
+  }
+}
+
+TEST(Rounds, MinimumFollowsTheFloor) {
+  EXPECT_EQ(min_decidable_rounds(0.05, 4, 9), 11);  // docs/architecture.md: 11 rounds for m = 9
+  EXPECT_EQ(min_decidable_rounds(0.05, 4, 7), 11);
+  EXPECT_EQ(min_decidable_rounds(0.05, 4, 1), 8);
+  EXPECT_EQ(min_decidable_rounds(0.05, 1, 1), 6);
 }
