@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/number_format.hpp"
 #include "gate/run_diff.hpp"
 #include "store/results_input.hpp"
 
@@ -14,13 +15,6 @@ namespace perfgate::cli {
 namespace {
 
 using json = nlohmann::json;
-
-std::string num(double v) {
-  if (!std::isfinite(v)) return "inf";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
-  return buf;
-}
 
 std::string pct(double change) {
   if (!std::isfinite(change)) return "+inf";
@@ -32,7 +26,7 @@ std::string pct(double change) {
 std::string with_spread(double median, double spread) {
   char buf[32];
   std::snprintf(buf, sizeof buf, " ± %.0f%%", spread * 100);
-  return num(median) + buf;
+  return format_number(median) + buf;
 }
 
 void print_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
@@ -110,8 +104,8 @@ void add_compare_command(CLI::App& app) {
       }
       for (const auto& g : d.geomeans)
         if (g.metric == metric && g.count > 1)
-          t.push_back({"geomean/" + g.variant + " (" + std::to_string(g.count) + " scenarios)", num(g.old_value),
-                       num(g.new_value), pct(g.change), "", "", ""});
+          t.push_back({"geomean/" + g.variant + " (" + std::to_string(g.count) + " scenarios)",
+                       format_number(g.old_value), format_number(g.new_value), pct(g.change), "", "", ""});
       print_table(out, t);
     }
     if (d.rows.empty()) out << "\n(no scenario, variant and metric measured by both runs)\n";

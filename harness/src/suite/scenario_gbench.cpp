@@ -51,14 +51,10 @@ void ScenarioRun::run_gbench_kind() {
     outcome.rounds = g.rounds;
     outcome.stop_reason = "repetitions";
   } catch (const Interrupted&) {
-    outcome.stop_reason = "interrupted";
-    doc["gates"] = json::array();
-    analyse();
+    record_interrupt(json::array());
     throw;
   } catch (const Error& e) {
-    outcome.stop_reason = "error";
-    error_message = e.what();
-    exit_code = e.code();
+    record_error(e);
   }
   doc["commands"] = {{"gbench", g.argv}};
   doc["gates"] = json::array();

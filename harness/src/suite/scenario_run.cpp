@@ -179,24 +179,30 @@ void ScenarioRun::run_rounds() {
     error_message = e.what();
     exit_code = kExitEquivalence;
   } catch (const Interrupted&) {
-    outcome.stop_reason = "interrupted";
-    doc["gates"] = gates_now();
-    analyse();
+    record_interrupt(gates_now());
     throw;
   } catch (const Error& e) {
-    outcome.stop_reason = "error";
-    error_message = e.what();
-    exit_code = e.code();
+    record_error(e);
   }
   doc["gates"] = gates_now();
   analyse();
   run_microbenchmarks();
 }
 
-void ScenarioRun::fail(const Error& e) {
-  exit_code = e.code();
-  error_message = e.what();
+void ScenarioRun::record_error(const Error& e) {
   outcome.stop_reason = "error";
+  error_message = e.what();
+  exit_code = e.code();
+}
+
+void ScenarioRun::record_interrupt(json gates) {
+  outcome.stop_reason = "interrupted";
+  doc["gates"] = std::move(gates);
+  analyse();
+}
+
+void ScenarioRun::fail(const Error& e) {
+  record_error(e);
   if (!doc.contains("gates")) doc["gates"] = json::array();
   analyse();
 }

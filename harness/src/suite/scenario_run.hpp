@@ -61,6 +61,10 @@ struct ScenarioRun {
   std::vector<stats::VariantPair> pairs() const;
   bool clear_at_look(const std::vector<run::Sample>& measured) const;
   std::string estimate(const std::vector<run::Sample>& samples) const;
+  // The rounds stopped: by an error (recorded; the scenario exits with its code) or by an
+  // interrupt (what completed is analysed with `gates` as they stood; the caller rethrows).
+  void record_error(const Error& e);
+  void record_interrupt(json gates);
   void comparisons_to_doc();
   void fill_anchors();
   void run_rounds();
