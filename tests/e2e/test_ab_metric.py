@@ -2,8 +2,11 @@
 guard that fails an AFTER trading CPU for waiting, the manifest's `guard`, and `perfgate
 calibrate`'s document. Effects are 2x or more, so no assertion depends on this machine's noise."""
 import json
+import os
 import pathlib
 import sys
+
+import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from spin_catalog import add_scenario  # noqa: E402
@@ -50,7 +53,7 @@ def test_sleep_bound_pair_gates_wall_time(perfgate, tmp_path, validate):
 def test_half_the_compute_then_a_longer_sleep_fails_by_default(perfgate, burn, tmp_path, validate):
     # BEFORE alone is CPU-bound; the choice must look at the AFTER too.
     r = perfgate("ab", "--shell", "--before", f"{burn} {WORK} same",
-                 "--after", f"{burn} {WORK // 2} same && sleep 0.1", "--seed", "23", "--out", tmp_path)
+                 "--after", f"{burn} {WORK // 2} same && sleep 0.25", "--seed", "23", "--out", tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     s = validate(tmp_path / "results.json")["scenarios"][0]
     assert s["metric_choice"]["metric"] == "wall_ms"
@@ -58,7 +61,7 @@ def test_half_the_compute_then_a_longer_sleep_fails_by_default(perfgate, burn, t
 
 def test_wall_guard_fails_a_cpu_gate_passed_by_waiting(perfgate, burn, tmp_path, validate):
     r = perfgate("ab", "--shell", "--metric", "cpu_ms", "--before", f"{burn} {WORK} same",
-                 "--after", f"{burn} {WORK // 2} same && sleep 0.1", "--seed", "24", "--out", tmp_path)
+                 "--after", f"{burn} {WORK // 2} same && sleep 0.25", "--seed", "24", "--out", tmp_path)
     assert r.returncode == 1, r.stdout + r.stderr
     s = validate(tmp_path / "results.json")["scenarios"][0]
     assert "metric_choice" not in s  # --metric overrides the choice
@@ -103,3 +106,31 @@ def test_calibrate_writes_its_document_within_a_tiny_budget(perfgate, tmp_path):
     p = w["perturbation"]
     assert p["self_timed_wall_ms"] > 0 and p["wall_ms_under_perfgate"] >= p["self_timed_wall_ms"]
     assert "cpu:" in r.stdout and "false alarms" in r.stdout
+    assert "duet_vs_sequential" in doc
+
+
+def test_duet_runs_before_and_after_of_every_round_side_by_side(perfgate, burn, tmp_path, validate):
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("duet needs two CPUs")
+    r = perfgate("ab", "--duet", "--before", f"{burn} {WORK} same", "--after", f"{burn} {WORK * 3} same",
+                 "--seed", "26", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = validate(tmp_path / "results.json")
+    assert doc["run"]["options"]["duet"] is True
+    s = doc["scenarios"][0]
+    assert len(s["cpus"]) == 2
+    measured = [x for x in s["samples"] if not x["warmup"]]
+    rounds = {}
+    for x in measured:
+        rounds.setdefault(x["round"], []).append(x["variant"])
+    assert len(rounds) >= 2 and all(sorted(v) == ["after", "before"] for v in rounds.values())
+    gated = [c for c in s["comparisons"] if c["gated"]][0]
+    assert gated["n"] == len(rounds) and gated["verdict"] == "worse"
+
+
+def test_duet_on_one_cpu_is_refused_naming_the_need(perfgate, burn, tmp_path):
+    r = perfgate("ab", "--duet", "--cpus", "0", "--before", f"{burn} 1000 x", "--after", f"{burn} 1000 x",
+                 "--out", tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "--duet needs exactly two CPUs" in r.stderr
+    assert not (tmp_path / "results.json").exists()

@@ -1,5 +1,6 @@
 #include "cli/calibration.hpp"
 
+#include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <chrono>
 #include <cmath>
@@ -62,10 +63,13 @@ struct Pair {
 Pair run_pair(const CalibrationOptions& o, const TempDir& dir, const std::string& mode, std::uint64_t n_before,
               std::uint64_t n_after, int serial) {
   const fs::path self = dir.path() / ("self-" + std::to_string(serial));
+  const bool duet = mode == "cpu-duet";
   auto words = [&](std::uint64_t n) {
-    return std::vector<std::string>{o.program.string(), mode, std::to_string(n), "--self-time", self.string()};
+    return std::vector<std::string>{o.program.string(), duet ? "cpu" : mode, std::to_string(n), "--self-time",
+                                    self.string()};
   };
   plan::RunOptions ab = o.ab;
+  ab.duet = duet;
   ab.quiet = true;
   ab.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
   ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
@@ -215,6 +219,37 @@ json workload_summary(const std::string& mode, const std::vector<std::string>& c
           {"metrics", metrics}};
 }
 
+// Duet against sequential rounds of the same program in the same calibration: per-round
+// log-ratio sd of the gated metrics and false alarms. Duet "wins" only with a smaller sd and no
+// more false alarms; ab keeps sequential rounds as its default unless it does.
+json duet_against_sequential(const json& workloads) {
+  const json *seq = nullptr, *duet = nullptr;
+  for (const auto& w : workloads) {
+    if (w["name"] == "cpu") seq = &w;
+    if (w["name"] == "cpu-duet") duet = &w;
+  }
+  if (!seq || !duet) return json();
+  json out = json::object();
+  bool wins = true;
+  for (const char* m : {"cpu_ms", "wall_ms"}) {
+    const json& s = field(field(*seq, "metrics"), m);
+    const json& d = field(field(*duet, "metrics"), m);
+    if (!s.is_object() || !d.is_object()) continue;
+    out[m] = {{"sequential_round_log_ratio_sd", s["round_log_ratio_sd"]},
+              {"duet_round_log_ratio_sd", d["round_log_ratio_sd"]},
+              {"sequential_false_alarms", s["false_alarms"]},
+              {"duet_false_alarms", d["false_alarms"]},
+              {"aa_pairs", {s["aa_pairs"], d["aa_pairs"]}}};
+    const bool smaller = s["round_log_ratio_sd"].is_number() && d["round_log_ratio_sd"].is_number() &&
+                         d["round_log_ratio_sd"].get<double>() < s["round_log_ratio_sd"].get<double>();
+    const double rate_s = s["false_alarm_rate"].is_number() ? s["false_alarm_rate"].get<double>() : 0;
+    const double rate_d = d["false_alarm_rate"].is_number() ? d["false_alarm_rate"].get<double>() : 1;
+    wins = wins && smaller && rate_d <= rate_s;
+  }
+  out["duet_wins"] = wins;
+  return out;
+}
+
 }  // namespace
 
 double detectable_effect(double sd, int rounds, double alpha, double noise, double power) {
@@ -226,6 +261,9 @@ double detectable_effect(double sd, int rounds, double alpha, double noise, doub
 
 json run_calibration(const CalibrationOptions& o_in) {
   CalibrationOptions o = o_in;
+  // Duet needs two CPUs for this process; on one, only sequential rounds can be calibrated.
+  if (measure::allowed_cpus().size() < 2 || o.ab.cpus)
+    o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-duet"), o.workloads.end());
   if (o.program.empty())
     o.program = catalog::executable_dir().parent_path() / "libexec" / "perfgate" / "calibration_work";
   if (!fs::exists(o.program))
@@ -234,7 +272,7 @@ json run_calibration(const CalibrationOptions& o_in) {
   const auto start = std::chrono::steady_clock::now();
   TempDir dir("perfgate-calibrate-");
   auto work_of = [&](const std::string& mode) {
-    return mode == "cpu" ? o.cpu_iterations : mode == "syscall" ? o.syscalls : o.memory_mib;
+    return mode == "cpu" || mode == "cpu-duet" ? o.cpu_iterations : mode == "syscall" ? o.syscalls : o.memory_mib;
   };
   std::map<std::string, std::vector<Pair>> aa;
   std::map<std::string, std::map<double, std::vector<Pair>>> injected;
@@ -263,6 +301,7 @@ json run_calibration(const CalibrationOptions& o_in) {
     workloads.push_back(workload_summary(w, {o.program.string(), w, std::to_string(work_of(w))}, aa[w], injected[w], o,
                                          probe.alpha_per_look));
   json defaults = probe.options_json();
+  json duet = duet_against_sequential(workloads);
   defaults["metric"] = o.metric;
   return {{"kind", "perfgate-calibration"},
           {"version", 1},
@@ -279,7 +318,8 @@ json run_calibration(const CalibrationOptions& o_in) {
             "and ab's per-look alpha, noise band included (normal approximation)",
             "perturbation: median wall under perfgate against the program's own median wall (steady clock from main "
             "to exit): process creation, cgroup placement and exit are the difference"}},
-          {"workloads", workloads}};
+          {"workloads", workloads},
+          {"duet_vs_sequential", duet}};
 }
 
 void print_calibration(std::ostream& out, const json& doc) {
@@ -307,6 +347,16 @@ void print_calibration(std::ostream& out, const json& doc) {
           << v["aa_pairs"] << "  " << pct(v["detectable_effect_80"]) << "   " << pct(v["detectable_effect_95"]) << "\n";
     }
   }
+  const json& duet = doc["duet_vs_sequential"];
+  if (!duet.is_object()) return;
+  for (const char* m : {"cpu_ms", "wall_ms"})
+    if (duet.contains(m))
+      out << "\nduet vs sequential rounds, " << m << ": per-round log-ratio sd "
+          << pct(duet[m]["duet_round_log_ratio_sd"]) << " vs " << pct(duet[m]["sequential_round_log_ratio_sd"])
+          << ", false alarms " << duet[m]["duet_false_alarms"] << " vs " << duet[m]["sequential_false_alarms"];
+  out << "\n"
+      << (duet.value("duet_wins", false) ? "duet wins here: consider `ab --duet`\n"
+                                         : "duet does not win here: ab keeps sequential rounds\n");
 }
 
 }  // namespace perfgate::cli

@@ -15,7 +15,8 @@ namespace perfgate::cli {
 
 struct CalibrationOptions {
   double budget_s = 300;
-  std::vector<std::string> workloads = {"cpu", "syscall", "memory"};
+  // cpu-duet: the CPU-bound program in --duet rounds, to set against cpu's sequential rounds.
+  std::vector<std::string> workloads = {"cpu", "cpu-duet", "syscall", "memory"};
   std::vector<double> extra_work = {0.02, 0.05, 0.10};  // injected: AFTER does this much more
   std::uint64_t cpu_iterations = 25'000'000, syscalls = 150'000, memory_mib = 48;
   std::string metric = "auto";    // ab's default

@@ -20,8 +20,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("--budget", o->budget_s, "Seconds to spend (default 300); the last pair may overrun by its length")
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
-  cmd->add_option("--workload", o->workloads, "cpu, syscall, memory (repeatable; default all three)")
-      ->check(CLI::IsMember({"cpu", "syscall", "memory"}));
+  cmd->add_option("--workload", o->workloads,
+                  "cpu, cpu-duet (the CPU-bound program in --duet rounds), syscall, memory (repeatable; default all)")
+      ->check(CLI::IsMember({"cpu", "cpu-duet", "syscall", "memory"}));
   cmd->add_option("--extra", o->extra_work, "Injected extra work as a fraction (repeatable; default 0.02 0.05 0.10)")
       ->check(CLI::Range(0.0001, 10.0));
   cmd->add_option("--cpu-iterations", o->cpu_iterations, "Work of the CPU-bound program (xorshift steps)")
