@@ -106,6 +106,22 @@ TEST(Spawn, SetsCwdEnvironmentAndOutput) {
   fs::remove_all(d);
 }
 
+// A relative program path means relative to where we are, not to the child's new cwd.
+TEST(Spawn, RelativeProgramPathIsOursNotTheChilds) {
+  fs::path d = scratch("relative");
+  fs::path here = fs::current_path();
+  fs::current_path("/");
+  SpawnSpec s;
+  s.argv = {"bin/sh", "-c", "exit 0"};  // /bin/sh, named from "/"
+  s.cwd = d;
+  const pid_t pid = spawn(s).pid;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  fs::current_path(here);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  fs::remove_all(d);
+}
+
 TEST(Reap, RemovesDirectoriesOfDeadOwnersOnly) {
   fs::path base = scratch("reap");
   const std::string dead = std::to_string(dead_pid());

@@ -59,6 +59,7 @@ struct ChildError {
 // async-signal-safe calls run (another thread may hold malloc's lock at that instant).
 struct Prepared {
   std::vector<char*> argv, envp;
+  std::string exe;  // argv[0] made absolute: the child changes directory before exec
   std::string cwd;
   std::vector<std::string> join_files;  // v1 cgroup.procs (and v2's when not born in it)
   std::string v2_procs;
@@ -124,7 +125,7 @@ bool join(const std::string& procs) {
   if (p.pin && ::sched_setaffinity(0, sizeof p.cpus, &p.cpus) != 0) child_fail(efd, kAffinity);
   if (!p.cwd.empty() && ::chdir(p.cwd.c_str()) != 0) child_fail(efd, kChdir);
   mark_cloexec_from(3);
-  ::execve(p.spec->argv[0].c_str(), p.argv.data(), p.envp.data());
+  ::execve(p.exe.c_str(), p.argv.data(), p.envp.data());
   child_fail(efd, kExec);
 }
 
@@ -162,6 +163,7 @@ Spawned spawn(const SpawnSpec& spec) {
   p.argv.push_back(nullptr);
   for (const auto& e : spec.env) p.envp.push_back(const_cast<char*>(e.c_str()));
   p.envp.push_back(nullptr);
+  p.exe = spec.argv[0].find('/') == std::string::npos ? spec.argv[0] : fs::absolute(spec.argv[0]).string();
   p.cwd = spec.cwd.string();
   for (const auto& d : spec.v1_cgroups) p.join_files.push_back((d / "cgroup.procs").string());
   if (spec.v2_cgroup) p.v2_procs = (*spec.v2_cgroup / "cgroup.procs").string();
