@@ -90,7 +90,7 @@ def test_upload_spool_quick_passes_with_the_writeups_syscall_arithmetic(perfgate
 
 def test_upload_spool_equivalence_gate_trips_on_one_flipped_byte(perfgate, tmp_path):
     r = perfgate("run", "upload_spool", "--profile", "quick", "--out", tmp_path,
-                 "--scenario-arg=after=--test-corrupt-frame", "--min-rounds", "2", "--max-rounds", "2")
+                 "--scenario-arg=after=--test-corrupt-frame", "--min-rounds", "8", "--max-rounds", "8")  # the gate trips in round 1
     assert r.returncode == 3, r.stdout + r.stderr
     assert "first differing line" in r.stderr
     assert "upload-0.spool" in r.stderr
