@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -64,6 +65,10 @@ Reaped reap_dead_owners(const std::vector<fs::path>& cgroup_parents, const fs::p
     for (const auto& e : fs::directory_iterator(parent, ec)) {
       const std::string name = e.path().filename().string();
       if (!e.is_directory(ec) || !dead_owner(name, "perfgate-")) continue;
+      // A process of another PID namespace lists as 0: that cgroup belongs to a run we cannot
+      // see (a container sharing the hierarchy), whatever its name says.
+      const auto ps = procs_of(e.path());
+      if (std::find(ps.begin(), ps.end(), 0) != ps.end()) continue;
       if (remove_cgroup_tree(e.path(), r.processes_killed)) r.cgroups.push_back(e.path());
     }
   }
