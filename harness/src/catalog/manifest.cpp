@@ -135,6 +135,11 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
     if (gr.has("band")) m.guard.band = gr.num("band");
     if (m.guard.band < 0 || m.guard.band >= 1) gr.fail("band", "must be a fraction in [0, 1)");
   }
+  for (const auto& [what, on] : r.object("measure", false).items()) {
+    if (what != "allocs" && what != "instructions") r.fail("measure." + what, "unknown measure (allocs, instructions)");
+    if (!on.is_boolean()) r.fail("measure." + what, "must be true or false");
+    if (on.get<bool>()) m.measure.push_back(what);
+  }
   if (r.has("cpus")) {
     const json& c = doc.at("cpus");
     if (c.is_string() && c.get<std::string>() == "all")

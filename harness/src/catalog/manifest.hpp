@@ -67,6 +67,9 @@ struct Manifest {
   std::string primary_metric;
   Guard guard;
   std::string cpus = "1";  // a count or "all"
+  // Counting samples beside the timed ones: "allocs" (the LD_PRELOAD interposer), "instructions"
+  // (valgrind). See run/counting_sample.hpp.
+  std::vector<std::string> measure;
   std::vector<Variant> variants;
   std::vector<Claim> claims;
   std::vector<Lie> lies;  // never run by `perfgate run`

@@ -1,7 +1,10 @@
+#include <algorithm>
+
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "plan/plan.hpp"
 #include "run/child.hpp"
+#include "run/counting_sample.hpp"
 
 namespace perfgate::cli {
 
@@ -29,13 +32,35 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_flag("--duet", o->duet,
                 "Run BEFORE and AFTER of each round at the same time on two CPUs, swapping them every round "
                 "(single-threaded work only; see `perfgate calibrate` for whether it wins here)");
+  auto measures = std::make_shared<std::vector<std::string>>();
+  auto allocs = std::make_shared<bool>(false);
+  cmd->add_flag("--allocs", *allocs,
+                "Count heap allocations: after each timed sample, one more run under perfgate's LD_PRELOAD counter\n"
+                "(metrics allocs, alloc_bytes, peak_heap_bytes; exact, so one round can decide). With --metric auto,\n"
+                "allocs is the gated metric. Same as --measure allocs");
+  cmd->add_option("--measure", *measures,
+                  "allocs, or instructions: after each timed sample, one more run under valgrind (cachegrind, no\n"
+                  "cache simulation) counting instructions executed (Ir), gated as metric instructions with\n"
+                  "--metric auto. A noise-free proxy for CPU time, blind to syscalls, I/O and waiting")
+      ->check(CLI::IsMember({"allocs", "instructions"}));
   cmd->add_option("--out", o->out_dir, "Write DIR/results.json");
   add_shared_flags(cmd, *o);
   cmd->callback([=] {
     auto words = [&](const std::string& c) {
       return *shell ? std::vector<std::string>{"/bin/sh", "-c", c} : run::split_command(c);
     };
-    auto plan = plan::plan_ab(*name, words(*before), words(*after), *metric, *o);
+    std::vector<std::string> counting = *measures;
+    if (*allocs && std::find(counting.begin(), counting.end(), "allocs") == counting.end())
+      counting.push_back("allocs");
+    for (const auto& m : counting) run::check_counting_measure(m);
+    auto has = [&](const char* m) { return std::find(counting.begin(), counting.end(), m) != counting.end(); };
+    // A count asked for is what the user means to gate, unless --metric names something else.
+    const std::string gated = *metric != "auto"     ? *metric
+                              : has("instructions") ? "instructions"
+                              : has("allocs")       ? "allocs"
+                                                    : *metric;
+    auto plan = plan::plan_ab(*name, words(*before), words(*after), gated, *o);
+    for (auto& s : plan.scenarios) s.manifest.measure = counting;
     set_exit_code(execute_plan(plan, *o, argv));
   });
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iostream>
 
 #include "catalog/catalog.hpp"
@@ -7,6 +8,7 @@
 #include "plan/against.hpp"
 #include "plan/plan.hpp"
 #include "plan/shard.hpp"
+#include "run/counting_sample.hpp"
 
 namespace perfgate::cli {
 
@@ -26,8 +28,15 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--against", o->against_dir,
                   "DIR: another built perfgate (a worktree of another branch): its AFTER as BEFORE, this build's "
                   "AFTER as AFTER");
+  auto measures = std::make_shared<std::vector<std::string>>();
+  cmd->add_option("--measure", *measures,
+                  "Counting samples in batch scenarios, beside the timed ones. instructions: one run per sample under\n"
+                  "valgrind (cachegrind, no cache simulation), gated as metric instructions (Ir): a noise-free proxy\n"
+                  "for CPU time, blind to syscalls, I/O and waiting. allocs: one run under perfgate's LD_PRELOAD\n"
+                  "allocation counter (allocs, alloc_bytes, peak_heap_bytes; gated where the manifest names them)")
+      ->check(CLI::IsMember({"allocs", "instructions"}));
   add_shared_flags(cmd, *o);
-  cmd->callback([o, names, argv] {
+  cmd->callback([o, names, argv, measures] {
     if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";
     auto dir = o->catalog_dir.empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(o->catalog_dir);
     auto catalog = catalog::load_catalog(dir);
@@ -50,6 +59,18 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
       extra["against"] = plan::apply_against(plan, *o, notes);
       for (const auto& n : notes) std::cerr << "perfgate: --against: " << n << "\n";
       if (plan.scenarios.empty()) throw UsageError("--against: no scenario left to compare");
+    }
+    if (!measures->empty()) {
+      for (const auto& m : *measures) run::check_counting_measure(m);
+      for (auto& s : plan.scenarios) {
+        if (s.manifest.kind != "batch") continue;
+        for (const auto& m : *measures)
+          if (std::find(s.manifest.measure.begin(), s.manifest.measure.end(), m) == s.manifest.measure.end())
+            s.manifest.measure.push_back(m);
+        if (std::find(measures->begin(), measures->end(), "instructions") != measures->end())
+          s.gated_metrics.insert("instructions");
+      }
+      plan::finish_plan(plan, *o);  // the Holm family grew by the instruction gates
     }
     set_exit_code(execute_plan(plan, *o, argv, extra));
   });

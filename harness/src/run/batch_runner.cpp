@@ -12,6 +12,7 @@
 #include "common/interrupt.hpp"
 #include "measure/cgroup.hpp"
 #include "perfgate/sample.hpp"
+#include "run/counting_sample.hpp"
 #include "run/schedule.hpp"
 
 namespace perfgate::run {
@@ -40,6 +41,36 @@ std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
     return std::strtod(line.c_str() + at + 6, nullptr) / 1e3;
   }
   return std::nullopt;
+}
+
+// One counting run of `v` beside the timed sample `s` (run/counting_sample.hpp), in its own
+// directory and cgroup; its stdout is not read, its counts become metrics of `s`.
+void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string& measure, const fs::path& dir,
+               int serial, const std::vector<int>& cpus, Sample& s) {
+  const fs::path count_dir = dir / ("count-" + measure);
+  const fs::path work = count_dir / "work";
+  fs::create_directories(work);
+  const CountingCommand command = counting_command(measure, v.argv, count_dir);
+  SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output"};
+  ChildSpec spec;
+  spec.argv = command.argv;
+  spec.cwd = work;
+  spec.stdout_path = files.stdout_path;
+  spec.stderr_path = files.stderr_path;
+  spec.cpus = cpus;
+  // valgrind runs a program 20-100x slower than it runs alone.
+  spec.timeout_s = plan.timeout_s * (measure == "instructions" ? 100 : 2);
+  spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
+              {"PERFGATE_WORKDIR", work.string()},
+              {"TMPDIR", work.string()},
+              {"PERFGATE_VARIANT", v.name}};
+  spec.env.insert(command.env.begin(), command.env.end());
+  measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-" + measure);
+  const ChildResult r = run_child(spec, cgroup);
+  if (r.timed_out || r.signal || r.exit_code != 0)
+    throw RunError(plan.scenario + ", round " + std::to_string(s.round) + ", counting run (" + measure + ") of " +
+                   describe_failure(v, r, files));
+  add_counting_metrics(s, measure, count_dir, plan.scenario + " (" + v.name + ")");
 }
 
 // A sample taken, its files still on disk for the on_sample hook.
@@ -101,6 +132,8 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   } else {
     parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
   }
+  if (!warmup)
+    for (const auto& measure : plan.counting) count_one(plan, v, measure, dir, serial, cpus, s);
   return {std::move(s), files, dir};
 }
 

@@ -38,6 +38,9 @@ struct BatchPlan {
   // machine throws at both CPUs lands on both sides of the pair. Needs two CPUs and no
   // take_sample hook (batch work only); other variants still run one at a time.
   bool duet = false;
+  // Counting samples (run/counting_sample.hpp): after each measured sample, one more run of
+  // the variant per measure ("allocs", "instructions"), its counts merged into that sample.
+  std::vector<std::string> counting;
 };
 
 struct SampleFiles {

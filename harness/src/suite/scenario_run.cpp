@@ -148,6 +148,7 @@ void ScenarioRun::run_rounds() {
   bp.timeout_s = sp.timeout_s;
   bp.looks = sp.looks;
   bp.duet = sp.duet;
+  bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);
   if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
 

@@ -1,0 +1,124 @@
+#include "run/counting_sample.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "common/program_path.hpp"
+
+namespace perfgate::run {
+namespace {
+
+constexpr const char* kAllocPrefix = "allocs";
+constexpr const char* kCachegrindPrefix = "cachegrind.out.";
+
+// Staged and installed as lib/libperfgate_alloc.so beside bin/perfgate.
+fs::path alloc_library() { return catalog::executable_dir().parent_path() / "lib" / "libperfgate_alloc.so"; }
+
+std::vector<fs::path> files_starting(const fs::path& dir, const std::string& prefix) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path());
+  return out;
+}
+
+// Every process the sample started writes its own file; a sample's count is their sum. Peak
+// heap is summed too: the processes' peaks need not coincide, so it is an upper bound.
+void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) {
+  const auto files = files_starting(dir, std::string(kAllocPrefix) + ".");
+  if (files.empty())
+    throw RunError(what +
+                   ": the allocation counter wrote nothing; is the program statically linked, or does it "
+                   "end with _exit before perfgate_alloc_window_stop()? (docs/scenario-contract.md)");
+  double allocs = 0, bytes = 0, frees = 0, peak = 0, live = 0;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw RunError(what + ": unreadable allocation counts in " + f.string());
+    allocs += j.value("allocs", 0.0);
+    bytes += j.value("alloc_bytes", 0.0);
+    frees += j.value("frees", 0.0);
+    peak += j.value("peak_heap_bytes", 0.0);
+    live += j.value("live_heap_bytes", 0.0);
+  }
+  const std::string src = "preload:libperfgate_alloc";
+  s.metrics["allocs"] = {allocs, "count", "lower", src};
+  s.metrics["alloc_bytes"] = {bytes, "bytes", "lower", src};
+  s.metrics["frees"] = {frees, "count", "lower", src};
+  s.metrics["peak_heap_bytes"] = {peak, "bytes", "lower", src};
+  s.metrics["live_heap_bytes"] = {live, "bytes", "lower", src};
+}
+
+// cachegrind's out file ends with "summary: <Ir>" when only Ir is counted.
+void add_instruction_metrics(Sample& s, const fs::path& dir, const std::string& what) {
+  const auto files = files_starting(dir, kCachegrindPrefix);
+  if (files.empty())
+    throw RunError(what + ": valgrind wrote no cachegrind output (see " + (dir / "valgrind.log").string() + ")");
+  double ir = 0;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    std::string line;
+    bool found = false;
+    while (std::getline(in, line))
+      if (line.rfind("summary:", 0) == 0) {
+        ir += std::strtod(line.c_str() + 8, nullptr);
+        found = true;
+      }
+    if (!found) throw RunError(what + ": no summary line in " + f.string());
+  }
+  s.metrics["instructions"] = {ir, "count", "lower", "valgrind:cachegrind Ir"};
+}
+
+}  // namespace
+
+void check_counting_measure(const std::string& measure) {
+  if (measure == "allocs") {
+    if (!fs::exists(alloc_library()))
+      throw UsageError("--measure allocs: the allocation counter " + alloc_library().string() +
+                       " is missing (build target perfgate_alloc)");
+  } else if (measure == "instructions") {
+    try {
+      resolve_program("valgrind");
+    } catch (const UsageError&) {
+      throw UsageError("--measure instructions needs valgrind on PATH (Debian: apt-get install valgrind)");
+    }
+  } else {
+    throw UsageError("unknown measure '" + measure + "' (allocs, instructions)");
+  }
+}
+
+CountingCommand counting_command(const std::string& measure, const std::vector<std::string>& argv,
+                                 const fs::path& dir) {
+  CountingCommand c;
+  c.env["PERFGATE_COUNTING"] = measure;
+  if (measure == "allocs") {
+    c.argv = argv;
+    std::string preload = alloc_library().string();
+    if (const char* theirs = std::getenv("LD_PRELOAD"); theirs && *theirs) preload += std::string(":") + theirs;
+    c.env["LD_PRELOAD"] = preload;
+    c.env["PERFGATE_ALLOC_OUT"] = (dir / kAllocPrefix).string();
+    return c;
+  }
+  // Cache and branch simulation off: only Ir is counted, and valgrind runs at its fastest.
+  c.argv = {"valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--branch-sim=no",
+            "--trace-children=yes",
+            "--cachegrind-out-file=" + (dir / kCachegrindPrefix).string() + "%p",
+            "--log-file=" + (dir / "valgrind.log").string()};
+  c.argv.insert(c.argv.end(), argv.begin(), argv.end());
+  return c;
+}
+
+void add_counting_metrics(Sample& s, const std::string& measure, const fs::path& dir, const std::string& what) {
+  if (measure == "allocs")
+    add_alloc_metrics(s, dir, what);
+  else
+    add_instruction_metrics(s, dir, what);
+}
+
+}  // namespace perfgate::run
