@@ -16,6 +16,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev  # unit tests, microbenchmarks
   python3 python3-matplotlib python3-numpy python3-pytest python3-jsonschema  # reports, e2e tests
   wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
+  valgrind                                    # --measure instructions (cachegrind counts Ir)
 )
 
 missing=()
