@@ -168,12 +168,30 @@ def anchor_text(sc: ScenarioView, with_ours: bool) -> str:
     return text
 
 
+def resolution(c: dict | None) -> str:
+    """What a verdict could have seen: the smallest slowdown this comparison would have flagged
+    with 80% power at its corrected alpha, noise band included (results' detectable_effect)."""
+    if c is None or "detectable_effect" not in c:
+        return ""  # results written before perfgate recorded it
+    d = c["detectable_effect"]
+    if d is None:
+        return "too few rounds to detect any change" if c.get("log_scale") else ""
+    return f"would have flagged ≥ {fmt.percent(d)}"
+
+
+def with_resolution(verdict: str, c: dict | None) -> str:
+    """A "no significant change" is never shown without its resolution."""
+    r = resolution(c)
+    return f"{verdict} ({r})" if r and verdict == "no significant change" else verdict
+
+
 def verdict_text(sc: ScenarioView) -> str:
     if sc.error is not None:
         return f"**error**: {fmt.cell(str(sc.error.get('message', 'could not be run')))}"
     parts = []
     v = sc.key.verdict
     if v is not None:
+        v = with_resolution(v, sc.comparison("after", sc.primary, "before"))
         parts.append(f"**{v}**" if v == "worse" else v)
     else:
         parts.append("no comparison")
@@ -237,11 +255,12 @@ def section(sc: ScenarioView, plots: list[Plot], out_dir: Path) -> str:
             ci = f", ratio {fmt.ratio_text(k.ratio)} {fmt.interval(k.ci[0], k.ci[1], fmt.ratio_text)}"
         elif k.ratio is not None:
             ci = f", ratio {fmt.ratio_text(k.ratio)} (of the medians: no comparison recorded)"
-        verdict = f": **{k.verdict}**" if k.verdict else ""
+        verdict = f": **{with_resolution(k.verdict, sc.comparison('after', k.metric, 'before'))}**" if k.verdict else ""
         lines += [f"**Result.** `{k.metric}` {key_text(sc)}{ci}{verdict}. Write-up: {anchor_text(sc, False)}.", ""]
     cmd, origin = sc.reproduce()
     lines += [f"Reproduce exactly this run of the scenario ({origin}):", "", "```sh", cmd, "```", ""]
     lines += _measurements(sc)
+    lines += _steal(sc)
     lines += _series_table(sc)
     lines += _comparisons(sc)
     lines += _gates(sc)
@@ -346,29 +365,70 @@ def _comparisons(sc: ScenarioView) -> list[str]:
     chosen = [c for c in comps if c["gated"] or c["metric"] == sc.primary or (c["variant"] == "after" and c["baseline"] == "before")]
     chosen.sort(key=lambda c: (not c["gated"], c["variant"] != "after", c["metric"] != sc.primary))
     lines = ["### Comparisons", "",
-             "Ratio = variant / baseline, the median of per-round paired ratios with its bootstrap interval; "
-             "p-values two-sided (Wilcoxon signed-rank, Holm-adjusted; Mann–Whitney U unadjusted, for comparison "
-             "with benchstat and compare.py).", "",
-             "| variant vs baseline | metric | ratio [CI] | change | p Wilcoxon (Holm) | p Mann–Whitney | verdict |",
-             "|---|---|---|---|---|---|---|"]
+             "Ratio = variant / baseline, the Hodges–Lehmann estimate of the per-round paired log-ratios with its "
+             "exact Walsh-average interval (the one that inverts the signed-rank test; ≥ 95%); p-values two-sided "
+             "(Wilcoxon signed-rank, Holm-adjusted; Mann–Whitney U unadjusted, for comparison with benchstat and "
+             "compare.py). Detectable = the smallest slowdown the comparison would have flagged with 80% power at "
+             "its corrected α, noise band included.", "",
+             "| variant vs baseline | metric | ratio [CI] | change | p Wilcoxon (Holm) | p Mann–Whitney | detectable | verdict |",
+             "|---|---|---|---|---|---|---|---|"]
     for c in chosen:
         ci = c.get("ci") or [None, None]
         better = c.get("better") or sc.better(c["metric"])
         gated = " (gated)" if c["gated"] else ""
-        verdict = f"**{c['verdict']}**" if c["gated"] else c["verdict"]
+        verdict = f"**{with_resolution(c['verdict'], c)}**" if c["gated"] else with_resolution(c["verdict"], c)
+        d = c.get("detectable_effect")
+        detect = fmt.percent(d) if d is not None else ("none" if "detectable_effect" in c and c.get("log_scale") else "—")
+        if c.get("zero_spread"):
+            detect += " (same ratio every round)"
         ratio = fmt.ratio_text(c["ratio"])
         if c["ratio"] is not None and (ci[0] is not None or ci[1] is not None):
             ratio += f" {fmt.interval(ci[0], ci[1], fmt.ratio_text)}"
         lines.append(
             f"| {c['variant']} vs {c['baseline']}{gated} | {c['metric']} | {ratio} | {fmt.factor(c['ratio'], better)} | "
             f"{fmt.p_value(c['p_wilcoxon'])} ({fmt.p_value(c['p_wilcoxon_adjusted'])}) | {fmt.p_value(c['p_mann_whitney'])} | "
-            f"{verdict} |"
+            f"{detect} | {verdict} |"
         )
     rest = len(comps) - len(chosen)
     if rest:
         lines += ["", f"{rest} more comparison(s) of other metrics of the sweep variants are in the results file "
                       f"(`scenarios[{sc.index - 1}].comparisons`)."]
     return lines + [""]
+
+
+def _steal(sc: ScenarioView) -> list[str]:
+    """Time the hypervisor took from the samples' CPUs (samples[].steal_ms, read from /proc/stat),
+    per variant, and how much of the wall-time variance it accounts for. Nothing for results
+    written before perfgate recorded it."""
+    lines = []
+    for variant in sorted({s["variant"] for s in sc.raw.get("samples", [])}):
+        rows = [s for s in sc.raw["samples"] if s["variant"] == variant and not s.get("warmup") and "steal_ms" in s]
+        if not rows:
+            continue
+        steal = [float(s["steal_ms"]) for s in rows]
+        flagged = sum(1 for s in rows if s.get("steal_flagged"))
+        wall = [s.get("metrics", {}).get("wall_ms", {}).get("value") for s in rows]
+        explained = ""
+        if all(w is not None for w in wall) and len(rows) >= 3:
+            r2 = _r_squared(steal, [float(w) for w in wall])
+            if r2 is not None:
+                explained = f"; steal explains {fmt.percent(r2, 0)} of the wall variance"
+        lines.append(f"- `{variant}`: steal mean {fmt.num(sum(steal) / len(steal))} ms/sample (max {fmt.num(max(steal))}), "
+                     f"{flagged} of {len(rows)} samples flagged (> 5% of wall lost to the hypervisor){explained}")
+    if not lines:
+        return []
+    return ["**Steal.**", ""] + lines + [""]
+
+
+def _r_squared(x: list[float], y: list[float]) -> float | None:
+    n = len(x)
+    mx, my = sum(x) / n, sum(y) / n
+    sxx = sum((a - mx) ** 2 for a in x)
+    syy = sum((b - my) ** 2 for b in y)
+    if sxx == 0 or syy == 0:
+        return None
+    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
+    return sxy * sxy / (sxx * syy)
 
 
 def _gates(sc: ScenarioView) -> list[str]:

@@ -29,11 +29,21 @@ std::string gate_for(const nlohmann::json& scenario, const std::string& metric, 
   return "-";
 }
 
+// The smallest slowdown the comparison would have flagged (80% power, corrected alpha, noise
+// band included): a "no significant change" is only as good as this.
+std::string detectable(const nlohmann::json& c) {
+  if (!c.contains("detectable_effect")) return "-";
+  if (!c["detectable_effect"].is_number()) return c.value("log_scale", false) ? "none (too few rounds)" : "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", c["detectable_effect"].get<double>() * 100);
+  return buf;
+}
+
 }  // namespace
 
 void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
   std::vector<std::vector<std::string>> rows = {
-      {"scenario", "metric", "before", "after", "ratio", "interval", "verdict", "gate"}};
+      {"scenario", "metric", "before", "after", "ratio", "interval", "detectable", "verdict", "gate"}};
   for (const auto& s : results["scenarios"]) {
     const std::string name = s.value("name", "?");
     const std::string primary = s.value("primary_metric", "");
@@ -56,14 +66,14 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
           return sum.contains(v) && sum[v].contains(metric) ? fmt(sum[v][metric]["median"], unit) : std::string("-");
         };
         rows.push_back({name, metric + (metric == primary ? " *" : ""), med("before"), med("after"),
-                        fmt(c["ratio"]) + "x", "[" + fmt(c["ci"][0]) + ", " + fmt(c["ci"][1]) + "]",
+                        fmt(c["ratio"]) + "x", "[" + fmt(c["ci"][0]) + ", " + fmt(c["ci"][1]) + "]", detectable(c),
                         c.value("verdict", "-"), gate_for(s, metric, metric == primary)});
         any = true;
       }
     }
     for (const auto& g : s["gates"])
       if (g.value("kind", "") == "equivalence")
-        rows.push_back({name, "same work", "", "", "", "",
+        rows.push_back({name, "same work", "", "", "", "", "",
                         g["passed"].is_boolean() && g["passed"].get<bool>() ? "equal" : "DIFFERENT",
                         g["passed"].is_boolean() && g["passed"].get<bool>() ? "PASS" : "FAIL"});
     // Against baseline.json: the ratio now, the accepted one, and what the comparison says.
@@ -93,9 +103,10 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
           {name, b.value("metric", "") + " vs baseline", compared ? fmt(b["baseline"]["ratio"]) + "x" : "",
            fmt(now["ratio"]) + "x", compared ? fmt(b["ratio_change"]["change"]) + "x" : "",
            compared ? "[" + fmt(b["ratio_change"]["ci"][0]) + ", " + fmt(b["ratio_change"]["ci"][1]) + "]" : "",
+           compared ? b["ratio_change"].value("rule", "") : "",
            compared ? b["ratio_change"].value("verdict", "-") + absolute : "no comparable baseline", gate});
     }
-    if (!any && s.contains("error")) rows.push_back({name, "-", "", "", "", "", "not run", "ERROR"});
+    if (!any && s.contains("error")) rows.push_back({name, "-", "", "", "", "", "", "not run", "ERROR"});
   }
   std::vector<std::size_t> width(rows[0].size(), 0);
   for (const auto& r : rows)
@@ -115,9 +126,12 @@ void print_verdict_table(std::ostream& out, const nlohmann::json& results) {
       out << std::string(total - 2, '-') << "\n";
     }
   }
-  out << "(* the gated metric; ratio = after/before, interval = 95% bootstrap over rounds; \"vs baseline\" rows:\n"
-         "   before = the accepted ratio, after = this run's, ratio = their change, verdict after Holm and the "
-         "tolerance)\n";
+  out << "(* the gated metric; ratio = after/before (Hodges-Lehmann over rounds), interval = its exact Walsh "
+         "interval (>= 95%);\n"
+         "   detectable = the smallest slowdown this run would have flagged with 80% power at its corrected alpha, "
+         "noise band included;\n"
+         "   \"vs baseline\" rows: before = the accepted ratio, after = this run's, ratio = their change, "
+         "detectable = the baseline rule used)\n";
   // `ab`'s chosen metric: which, and why (the results' metric_choice).
   for (const auto& s : results.value("scenarios", nlohmann::json::array()))
     if (s.contains("metric_choice"))
