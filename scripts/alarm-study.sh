@@ -14,17 +14,19 @@ work=25000000
 out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# study NAME EXTRA_FLAGS BEFORE AFTER: N pairs, prints exit-1 count and seconds per pair.
+# study NAME EXTRA_FLAGS BEFORE AFTER [ab flags...]: N pairs, prints exit-1 count and seconds per pair.
 study() {
   local name="$1" flags="$2" before="$3" after="$4" hits=0 start end i rc
+  local tag="${name%% *}"; tag="${tag//[^A-Za-z0-9]/_}"
+  shift 4
   start=$(date +%s.%N)
   for i in $(seq 1 "$n"); do
     # shellcheck disable=SC2086
-    "$pg" ab --quiet --shell --seed "$i" --before "$before" --after "$after" $flags --json "$out/$name-$i.json" "$@" \
-      >/dev/null 2>"$out/$name-$i.err"
+    "$pg" ab --quiet --shell --seed "$i" --before "$before" --after "$after" $flags --json "$out/$tag-$i.json" "$@" \
+      >/dev/null 2>"$out/$tag-$i.err"
     rc=$?
     [ "$rc" -eq 1 ] && hits=$((hits + 1))
-    [ "$rc" -gt 1 ] && echo "$name run $i exited $rc: $(tail -1 "$out/$name-$i.err")" >&2
+    [ "$rc" -gt 1 ] && echo "$name run $i exited $rc: $(tail -1 "$out/$tag-$i.err")" >&2
   done
   end=$(date +%s.%N)
   printf '%-34s %3d of %d exit 1   %.1f s per pair\n' "$name" "$hits" "$n" "$(echo "($end - $start) / $n" | bc -l)"

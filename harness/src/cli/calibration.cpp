@@ -276,13 +276,13 @@ json run_calibration(const CalibrationOptions& o_in) {
   };
   std::map<std::string, std::vector<Pair>> aa;
   std::map<std::string, std::map<double, std::vector<Pair>>> injected;
-  // Round-robin over workloads and kinds of pair, so a short budget still samples each of them.
+  // Round-robin over kinds of pair, each over every workload, so a short budget still samples
+  // each of them; A/A twice per cycle: false alarms need the most pairs.
   std::vector<std::pair<std::string, double>> cycle;
-  for (const auto& w : o.workloads) {
-    cycle.push_back({w, 0.0});
-    for (double x : o.extra_work) cycle.push_back({w, x});
-    cycle.push_back({w, 0.0});  // A/A twice per cycle: false alarms need the most pairs
-  }
+  for (const auto& w : o.workloads) cycle.push_back({w, 0.0});
+  for (double x : o.extra_work)
+    for (const auto& w : o.workloads) cycle.push_back({w, x});
+  for (const auto& w : o.workloads) cycle.push_back({w, 0.0});
   double last = 0;
   int serial = 0;
   std::string stop = "budget";

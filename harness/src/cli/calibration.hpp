@@ -18,7 +18,7 @@ struct CalibrationOptions {
   // cpu-duet: the CPU-bound program in --duet rounds, to set against cpu's sequential rounds.
   std::vector<std::string> workloads = {"cpu", "cpu-duet", "syscall", "memory"};
   std::vector<double> extra_work = {0.02, 0.05, 0.10};  // injected: AFTER does this much more
-  std::uint64_t cpu_iterations = 25'000'000, syscalls = 150'000, memory_mib = 48;
+  std::uint64_t cpu_iterations = 25'000'000, syscalls = 30'000, memory_mib = 48;
   std::string metric = "auto";    // ab's default
   plan::RunOptions ab;            // ab's defaults unless the user set rounds, noise, alpha, CPUs
   std::filesystem::path program;  // calibration_work; empty: beside the perfgate executable

@@ -58,7 +58,9 @@ MetricChoice choose_ab_metric(const std::vector<run::Sample>& samples, double sh
     c.why = "wall time: CPU time was not measured on both sides";
     return c;
   }
-  const bool before_busy = share_b >= share, after_busy = share_a >= share;
+  // cpu_bound_share is the CPU-only threshold; with queue time counted, kBusyShare (see header).
+  const double threshold = queued ? std::max(share, kBusyShare) : share;
+  const bool before_busy = share_b >= threshold, after_busy = share_a >= threshold;
   if (before_busy && after_busy) {
     c.metric = "cpu_ms";
     c.why = "CPU time: both sides are CPU-bound" + shares +
@@ -67,7 +69,7 @@ MetricChoice choose_ab_metric(const std::vector<run::Sample>& samples, double sh
     c.metric = "wall_ms";
     const std::string who = !before_busy && !after_busy ? "both sides" : !before_busy ? "BEFORE" : "AFTER";
     c.why = "wall time: " + who + " spend" + (who == "both sides" ? "" : "s") + " more than " +
-            fixed(100 * (1 - share), "%.0f") + "% of the run blocked, neither on CPU nor queued for it" + shares +
+            fixed(100 * (1 - threshold), "%.0f") + "% of the run blocked, neither on CPU nor queued for it" + shares +
             " (waiting on I/O, the network, locks or sleeps), a cost CPU time cannot see";
   }
   return c;
