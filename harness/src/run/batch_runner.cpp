@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -47,7 +48,11 @@ std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
 // directory and cgroup; its stdout is not read, its counts become metrics of `s`.
 void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string& measure, const fs::path& dir,
                int serial, const std::vector<int>& cpus, Sample& s) {
-  const fs::path count_dir = dir / ("count-" + measure);
+  // Paths of one length in every round: they reach the program (cwd, environment), and a
+  // longer one costs a few more instructions, which would be a spread of an exact count.
+  char padded[16];
+  std::snprintf(padded, sizeof padded, "%09d", serial);
+  const fs::path count_dir = dir.parent_path() / ("count-" + measure + "-" + padded);
   const fs::path work = count_dir / "work";
   fs::create_directories(work);
   const CountingCommand command = counting_command(measure, v.argv, count_dir);
@@ -71,6 +76,8 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
     throw RunError(plan.scenario + ", round " + std::to_string(s.round) + ", counting run (" + measure + ") of " +
                    describe_failure(v, r, files));
   add_counting_metrics(s, measure, count_dir, plan.scenario + " (" + v.name + ")");
+  std::error_code ec;
+  fs::remove_all(count_dir, ec);
 }
 
 // A sample taken, its files still on disk for the on_sample hook.

@@ -26,18 +26,27 @@ std::vector<fs::path> files_starting(const fs::path& dir, const std::string& pre
 }
 
 // Every process the sample started writes its own file; a sample's count is their sum. Peak
-// heap is summed too: the processes' peaks need not coincide, so it is an upper bound.
+// heap is summed too: the processes' peaks need not coincide, so it is an upper bound. When
+// any process marked a window, only windowed processes count: a wrapper (sh, a launcher) that
+// never marks one is setup, not the measured work.
 void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) {
   const auto files = files_starting(dir, std::string(kAllocPrefix) + ".");
   if (files.empty())
     throw RunError(what +
                    ": the allocation counter wrote nothing; is the program statically linked, or does it "
                    "end with _exit before perfgate_alloc_window_stop()? (docs/scenario-contract.md)");
-  double allocs = 0, bytes = 0, frees = 0, peak = 0, live = 0;
+  std::vector<nlohmann::json> counts;
+  bool windowed = false;
   for (const auto& f : files) {
     std::ifstream in(f);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw RunError(what + ": unreadable allocation counts in " + f.string());
+    windowed = windowed || j.value("window", false);
+    counts.push_back(std::move(j));
+  }
+  double allocs = 0, bytes = 0, frees = 0, peak = 0, live = 0;
+  for (const auto& j : counts) {
+    if (windowed && !j.value("window", false)) continue;
     allocs += j.value("allocs", 0.0);
     bytes += j.value("alloc_bytes", 0.0);
     frees += j.value("frees", 0.0);

@@ -1,0 +1,101 @@
+"""End-to-end tests of allocation counts from outside (issue 16 item 1): the LD_PRELOAD counter
+lib/libperfgate_alloc.so, counting samples run apart from the timed ones, `ab --allocs` and a
+manifest's "measure". The subject, known_allocs N, makes exactly N mallocs of 100 bytes inside
+its counting window, so every figure asserted here is exact, never a timing."""
+import json
+import sys
+import pathlib
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from conftest import BUILD  # noqa: E402
+
+KNOWN = BUILD / "libexec" / "perfgate" / "tests" / "known_allocs"
+COUNTER = BUILD / "lib" / "libperfgate_alloc.so"
+
+SCRIPT = """#!/bin/sh
+# Scenario contract: PROGRAM run --variant V ...; BEFORE makes {before} allocations, AFTER {after}.
+n={after}
+while [ $# -gt 0 ]; do
+  case "$1" in --variant) [ "$2" = before ] && n={before}; shift ;; esac
+  shift
+done
+{known} "$n" >/dev/null || exit 1
+echo '{{"digest": "same", "metrics": {{}}}}'
+"""
+
+
+def measured(doc):
+    return [s for s in doc["scenarios"][0]["samples"] if not s["warmup"]]
+
+
+def gate(doc, kind):
+    return [g for g in doc["scenarios"][0]["gates"] if g["kind"] == kind][0]
+
+
+def test_ab_allocs_reports_the_known_count_exactly(perfgate, tmp_path, validate):
+    assert COUNTER.exists(), f"{COUNTER} is missing: build target perfgate_alloc"
+    r = perfgate("ab", "--allocs", "--before", f"{KNOWN} 1000", "--after", f"{KNOWN} 1000",
+                 "--seed", "3", "--min-rounds", "4", "--max-rounds", "4", "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(tmp_path / "r.json")
+    samples = measured(doc)
+    assert len(samples) == 8
+    for s in samples:
+        m = s["metrics"]
+        assert m["allocs"]["value"] == 1000, s
+        assert m["alloc_bytes"]["value"] == 100_000
+        assert m["frees"]["value"] == 1000
+        assert m["live_heap_bytes"]["value"] == 0  # all freed before the window closed
+        assert 100_000 <= m["peak_heap_bytes"]["value"] < 200_000  # usable sizes, >= requested
+        assert m["allocs"]["source"] == "preload:libperfgate_alloc"
+        # The timed figures are there too: they came from the uninstrumented run.
+        assert m["cpu_ms"]["value"] > 0
+    assert doc["scenarios"][0]["primary_metric"] == "allocs"
+    # Warm-up samples are not counted (no counting run for them).
+    assert all("allocs" not in s["metrics"] for s in doc["scenarios"][0]["samples"] if s["warmup"])
+
+
+def test_ab_allocs_fails_an_after_that_allocates_more(perfgate, tmp_path):
+    r = perfgate("ab", "--allocs", "--before", f"{KNOWN} 1000", "--after", f"{KNOWN} 1100",
+                 "--seed", "4", "--json", tmp_path / "r.json")
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert not gate(doc, "policy")["passed"]
+    after = {s["metrics"]["allocs"]["value"] for s in measured(doc) if s["variant"] == "after"}
+    assert after == {1100}
+
+
+def write_scenario(catalog, name, measure, before=500, after=250, metric="allocs"):
+    d = pathlib.Path(catalog) / name
+    d.mkdir(parents=True)
+    script = d / "allocs.sh"
+    script.write_text(SCRIPT.format(known=KNOWN, before=before, after=after))
+    script.chmod(0o755)
+    (d / "scenario.json").write_text(json.dumps({
+        "name": name, "title": f"{name}: {before} vs {after} allocations", "kind": "batch",
+        "program": "allocs.sh", "policy": "improve", "primary_metric": metric, "measure": measure,
+        "variants": [{"name": "before"}, {"name": "after"}],
+        "profiles": {"quick": {"params": {}, "min_rounds": 8, "max_rounds": 8, "warmup": 1}}}))
+
+
+def test_manifest_opt_in_counts_only_the_windowed_process(perfgate, tmp_path, validate):
+    # The scenario's program is a shell script around known_allocs: sh allocates too, but only
+    # the process that marked a window counts, so the figure stays exact.
+    write_scenario(tmp_path / "cat", "halved", {"allocs": True})
+    r = perfgate("run", "halved", "--catalog", tmp_path / "cat", "--baseline", "none", "--seed", "5",
+                 "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    doc = validate(tmp_path / "r.json")
+    by_variant = {}
+    for s in measured(doc):
+        by_variant.setdefault(s["variant"], set()).add(s["metrics"]["allocs"]["value"])
+    assert by_variant == {"before": {500}, "after": {250}}
+    assert gate(doc, "policy")["passed"]
+
+
+def test_a_bad_measure_field_is_a_usage_error_naming_file_and_field(perfgate, tmp_path):
+    write_scenario(tmp_path / "cat", "bad", {"allocs": "yes"})
+    r = perfgate("run", "bad", "--catalog", tmp_path / "cat", "--baseline", "none", "--out", tmp_path / "out")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "scenario.json" in r.stderr and "measure.allocs" in r.stderr
+    assert not (tmp_path / "out" / "results.json").exists()
