@@ -69,12 +69,14 @@ def test_unsplittable_command_is_usage_error(perfgate):
     assert "--shell" in r.stderr
 
 
-def _perfgate_leftovers(tag="sigint-test"):
+def _perfgate_leftovers(tag="sigint-test", pid="*"):
+    # Only what the perfgate under test owns (names carry the owner's pid): other runs on the
+    # machine, a developer's or a concurrent test's, are not this test's business.
     procs = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split()
-    tmp = [p for p in pathlib.Path("/tmp").glob("perfgate-run-*")]
+    tmp = [p for p in pathlib.Path("/tmp").glob(f"perfgate-*-{pid}-*")]
     cgroups = []
     for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpuacct"]:
-        cgroups += [str(p) for p in pathlib.Path(root).rglob("perfgate-*") if p.is_dir()] if os.path.isdir(root) else []
+        cgroups += [str(p) for p in pathlib.Path(root).rglob(f"perfgate-{pid}-*") if p.is_dir()] if os.path.isdir(root) else []
     return procs, tmp, cgroups
 
 
@@ -96,7 +98,7 @@ def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, b
     assert doc["run"]["stop_reason"] == "interrupted"
     assert len(doc["scenarios"][0]["samples"]) >= 2
     assert doc["scenarios"][0]["stop"]["reason"] == "interrupted"
-    procs, tmp, cgroups = _perfgate_leftovers(tag)
+    procs, tmp, cgroups = _perfgate_leftovers(tag, p.pid)
     assert procs == [], "a burn process outlived perfgate"
     assert set(tmp) <= set(before[1]), f"temporary directories left: {tmp}"
     assert set(cgroups) <= set(before[2]), f"cgroups left: {cgroups}"
