@@ -3,8 +3,11 @@ lib/libperfgate_alloc.so, counting samples run apart from the timed ones, `ab --
 manifest's "measure". The subject, known_allocs N, makes exactly N mallocs of 100 bytes inside
 its counting window, so every figure asserted here is exact, never a timing."""
 import json
-import sys
 import pathlib
+import subprocess
+import sys
+
+import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from conftest import BUILD  # noqa: E402
@@ -99,3 +102,30 @@ def test_a_bad_measure_field_is_a_usage_error_naming_file_and_field(perfgate, tm
     assert r.returncode == 2, r.stdout + r.stderr
     assert "scenario.json" in r.stderr and "measure.allocs" in r.stderr
     assert not (tmp_path / "out" / "results.json").exists()
+
+
+def test_counting_runs_are_apart_from_timed_ones(perfgate, tmp_path):
+    # Each run appends what it was preloaded with: the timed runs (warm-up included) had
+    # nothing, one more run per measured sample had the counter.
+    log = tmp_path / "preloads"
+    # cat is there to be counted: dash itself ends with _exit and never reports.
+    cmd = f'echo "${{LD_PRELOAD:-none}}" >> {log}; cat /dev/null; echo same'
+    r = perfgate("ab", "--allocs", "--shell", "--before", cmd, "--after", cmd, "--seed", "8",
+                 "--warmup", "1", "--min-rounds", "3", "--max-rounds", "3", "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = log.read_text().split()
+    assert lines.count("none") == 2 * (1 + 3)
+    assert len([x for x in lines if x.endswith("libperfgate_alloc.so")]) == 2 * 3
+
+
+def test_a_static_binary_cannot_be_counted_and_says_so(perfgate, tmp_path):
+    src = tmp_path / "static.c"
+    src.write_text('#include <stdio.h>\n#include <stdlib.h>\n'
+                   'int main(void) { char* p = malloc(10); puts("x"); free(p); return 0; }\n')
+    exe = tmp_path / "static"
+    if subprocess.run(["cc", "-static", "-o", str(exe), str(src)], capture_output=True).returncode != 0:
+        pytest.skip("no static C library here")
+    r = perfgate("ab", "--allocs", "--before", exe, "--after", exe, "--min-rounds", "2", "--max-rounds", "2",
+                 "--json", tmp_path / "r.json")
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "statically linked" in r.stderr

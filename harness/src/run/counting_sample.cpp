@@ -41,9 +41,16 @@ void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) 
     std::ifstream in(f);
     nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw RunError(what + ": unreadable allocation counts in " + f.string());
+    // Written at start and never finished: the process ended without exit handlers (_exit,
+    // as dash does after forking its commands); its own children reported for it.
+    if (!j.value("complete", true)) continue;
     windowed = windowed || j.value("window", false);
     counts.push_back(std::move(j));
   }
+  if (counts.empty())
+    throw RunError(what +
+                   ": no process of the sample finished counting allocations: each ended with _exit "
+                   "without closing a window (perfgate_alloc_window_stop())");
   double allocs = 0, bytes = 0, frees = 0, peak = 0, live = 0;
   for (const auto& j : counts) {
     if (windowed && !j.value("window", false)) continue;
