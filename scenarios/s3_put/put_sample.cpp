@@ -1,0 +1,74 @@
+// One sample: the chunks are made and named before anything is timed (the deduplication
+// layer has done that before the upload starts); a fresh store process is started, the upload
+// is timed from the first request to the last answer (put_ms), then, outside the timed window,
+// the store is read back: its request counters (exact counts: HEAD and PUT) and the listing
+// of what it holds, with the SHA-256 the store computes over each object's stored bytes. The
+// listing is the digest (one line per object: name, SHA-256, size), so both variants must have
+// stored the same objects with the same bytes; the program also checks that every chunk is
+// there under its content address and says which one is not.
+#include "put_sample.hpp"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "store_process.hpp"
+#include "uploader.hpp"
+
+namespace s3_put {
+
+perfgate::Report run(const perfgate::Invocation& inv) {
+  const auto count = inv.param<std::size_t>("chunks");
+  const auto chunk_kib = inv.param<std::size_t>("chunk_kib");
+  const auto concurrency = inv.param<unsigned>("concurrency");
+  const auto latency_ms = inv.param<double>("latency_ms");
+  const auto chunks = make_chunks(count, chunk_kib * 1024);
+  const auto program = inv.has("store-bin") ? std::filesystem::path(inv.flag("store-bin")) : default_store_program();
+  StoreProcess store(program, latency_ms);
+
+  perfgate::Stopwatch clock;
+  if (inv.variant == "before")
+    upload_probing(store.endpoint(), chunks, concurrency);
+  else
+    upload_direct(store.endpoint(), chunks, concurrency,
+                  inv.lying("skip-last-chunk") ? Shortcut::SkipLastChunk
+                  : inv.lying("empty-body")    ? Shortcut::EmptyBody
+                                               : Shortcut::None);
+  const double put_ms = clock.ms();
+
+  StoreConnection admin(store.endpoint());
+  const auto stats = nlohmann::json::parse(admin.get("/_admin/stats"));
+  const auto listing = nlohmann::json::parse(admin.get("/_admin/list"));
+
+  perfgate::Report report;
+  perfgate::Digest digest;
+  perfgate::OutputLog log(digest);
+  std::set<std::string> stored;
+  double stored_bytes = 0;
+  for (const auto& object : listing) {
+    const auto name = object[0].get<std::string>(), sha = object[1].get<std::string>();
+    const auto size = object[2].get<std::size_t>();
+    log.line(name + '\t' + sha + '\t' + std::to_string(size));
+    if (sha != name)
+      report.not_equivalent("object " + name + " holds " + std::to_string(size) + " bytes whose SHA-256 is " + sha);
+    stored.insert(name);
+    stored_bytes += static_cast<double>(size);
+  }
+  for (std::size_t i = 0; i < chunks.size(); ++i)
+    if (!stored.count(chunks[i].name))
+      report.not_equivalent("chunk " + std::to_string(i) + " (" + chunks[i].name + ") is not in the store");
+
+  const double heads = stats.at("head").get<double>(), puts = stats.at("put").get<double>();
+  report.metric("put_ms", put_ms, "ms")
+      .metric("head_requests", heads, "count")
+      .metric("put_requests", puts, "count")
+      .metric("requests", heads + puts + stats.at("get").get<double>(), "count")
+      .extra("stored_objects", stored.size())
+      .extra("stored_mib", stored_bytes / (1024.0 * 1024.0))
+      .extra("chunks", count)
+      .extra("concurrency", concurrency)
+      .extra("latency_ms", latency_ms)
+      .digest(digest.hex());
+  return report;
+}
+
+}  // namespace s3_put

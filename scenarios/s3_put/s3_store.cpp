@@ -1,0 +1,151 @@
+// s3_store: the S3-style object store of the s3_put scenario, a separate process on 127.0.0.1
+// that the scenario program starts and owns. Objects live in memory under /chunks/<name>.
+//
+//   s3_store --latency-ms MS [--parent-pid PID]
+//
+// Prints {"listen": "127.0.0.1:PORT"} once ready. Every object request (HEAD, PUT, GET) is
+// answered --latency-ms after it arrived: the write-up's stub of a remote store, the same for
+// both variants. One thread per connection, so concurrent requests wait concurrently, as they
+// would on a real link. Two admin requests answer at once and are not counted:
+//   GET /_admin/stats  {"head": N, "put": N, "get": N}
+//   GET /_admin/list   [[name, sha256 of the stored bytes, size], ...] sorted by name
+#include <openssl/evp.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+namespace {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+struct Store {
+  std::mutex mu;
+  std::map<std::string, std::string> objects;
+  std::atomic<long> heads{0}, puts{0}, gets{0};
+  std::chrono::microseconds latency{0};
+};
+
+std::string sha256_hex(const std::string& bytes) {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned len = 0;
+  EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < len; ++i) out += {hex[md[i] >> 4], hex[md[i] & 15]};
+  return out;
+}
+
+nlohmann::json listing(Store& store) {
+  std::lock_guard<std::mutex> lock(store.mu);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, bytes] : store.objects) list.push_back({name, sha256_hex(bytes), bytes.size()});
+  return list;
+}
+
+http::response<http::string_body> answer(Store& store, http::request<http::string_body>& req) {
+  http::response<http::string_body> res{http::status::ok, req.version()};
+  res.keep_alive(req.keep_alive());
+  const std::string target(req.target());
+  const std::string prefix = "/chunks/";
+  if (req.method() == http::verb::get && target == "/_admin/stats") {
+    res.body() =
+        nlohmann::json{{"head", store.heads.load()}, {"put", store.puts.load()}, {"get", store.gets.load()}}.dump();
+  } else if (req.method() == http::verb::get && target == "/_admin/list") {
+    res.body() = listing(store).dump();
+  } else if (target.rfind(prefix, 0) == 0 && target.size() > prefix.size()) {
+    const std::string name = target.substr(prefix.size());
+    std::this_thread::sleep_for(store.latency);  // the remote's per-request latency model
+    std::lock_guard<std::mutex> lock(store.mu);
+    const auto it = store.objects.find(name);
+    if (req.method() == http::verb::head) {
+      ++store.heads;
+      if (it == store.objects.end()) res.result(http::status::not_found);
+      res.content_length(it == store.objects.end() ? 0 : it->second.size());
+      return res;
+    } else if (req.method() == http::verb::put) {
+      ++store.puts;
+      store.objects[name] = std::move(req.body());  // content addressed: an overwrite stores the same bytes
+    } else if (req.method() == http::verb::get) {
+      ++store.gets;
+      if (it == store.objects.end())
+        res.result(http::status::not_found);
+      else
+        res.body() = it->second;
+    } else {
+      res.result(http::status::method_not_allowed);
+    }
+  } else {
+    res.result(http::status::not_found);
+  }
+  res.prepare_payload();
+  return res;
+}
+
+void serve_connection(Store& store, tcp::socket socket) {
+  beast::flat_buffer buffer;
+  beast::error_code ec;
+  for (;;) {
+    http::request_parser<http::string_body> parser;
+    parser.body_limit(std::uint64_t{1} << 30);
+    http::read(socket, buffer, parser, ec);
+    if (ec) return;  // the client closed (or sent garbage): nothing to answer
+    auto req = parser.release();
+    auto res = answer(store, req);
+    http::write(socket, res, ec);
+    if (ec || !res.keep_alive()) return;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Store store;
+  pid_t parent = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--latency-ms")
+      store.latency = std::chrono::microseconds(static_cast<long>(std::stod(argv[i + 1]) * 1000));
+    else if (flag == "--parent-pid")
+      parent = static_cast<pid_t>(std::stol(argv[i + 1]));
+    else {
+      std::cerr << "s3_store: unknown flag " << flag << std::endl;
+      return 2;
+    }
+  }
+  try {
+    asio::io_context io;
+    tcp::acceptor acceptor(io);
+    const tcp::endpoint local(asio::ip::make_address("127.0.0.1"), 0);
+    acceptor.open(local.protocol());
+    // A whole chunk fits the receive window, so a PUT's body is sent without waiting for this
+    // process to be scheduled between segments (set before listen: accepted sockets inherit it).
+    acceptor.set_option(asio::socket_base::receive_buffer_size(1 << 20));
+    acceptor.bind(local);
+    acceptor.listen();
+    std::cout << nlohmann::json{{"listen", "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port())}}.dump()
+              << std::endl;
+    for (;;) {
+      tcp::socket socket(io);
+      acceptor.accept(socket);
+      if (parent && ::getppid() != parent) return 0;  // the program that owns us is gone
+      socket.set_option(tcp::no_delay(true));
+      std::thread(serve_connection, std::ref(store), std::move(socket)).detach();
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "s3_store: " << e.what() << std::endl;
+    return 1;
+  }
+}

@@ -1,0 +1,34 @@
+// A keep-alive HTTP/1.1 connection to the object store (Boost.Beast, synchronous): one per
+// uploader thread, so the only per-request cost beyond the store's latency is the request.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <string>
+
+namespace s3_put {
+
+struct Endpoint {
+  std::string host = "127.0.0.1";
+  unsigned short port = 0;
+};
+
+class StoreConnection {
+ public:
+  explicit StoreConnection(const Endpoint& store);
+  // The HTTP status of HEAD /chunks/<name> (200 present, 404 absent).
+  int head(const std::string& name);
+  // PUT /chunks/<name>; throws unless the store answers 200.
+  void put(const std::string& name, const std::string& bytes);
+  // GET of an admin path (/_admin/stats, /_admin/list); throws unless 200.
+  std::string get(const std::string& target);
+
+ private:
+  boost::asio::io_context io_;
+  boost::asio::ip::tcp::socket socket_;
+  boost::beast::flat_buffer buffer_;
+  std::string host_;
+};
+
+}  // namespace s3_put

@@ -1,0 +1,30 @@
+// Writing a set of new content-addressed chunks to the store at a fixed concurrency: each of
+// `concurrency` threads holds one keep-alive connection and takes the next chunk until none is
+// left. The two variants differ only in the requests per chunk:
+//   upload_probing (before.cpp): HEAD, then PUT when the store says 404;
+//   upload_direct  (after.cpp):  PUT (an overwrite is harmless under content addressing).
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "chunks.hpp"
+#include "store_client.hpp"
+
+namespace s3_put {
+
+// Runs `per_chunk(connection, chunk)` for every chunk over `concurrency` connections; the
+// first exception of any thread is rethrown once all have stopped.
+void for_each_chunk(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency,
+                    const std::function<void(StoreConnection&, const Chunk&)>& per_chunk);
+
+void upload_probing(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency);
+
+// What the lies skip (AFTER only): the last chunk, or every chunk's payload.
+enum class Shortcut { None, SkipLastChunk, EmptyBody };
+
+void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency,
+                   Shortcut shortcut = Shortcut::None);
+
+}  // namespace s3_put

@@ -1,0 +1,90 @@
+// The search-results cache, keyed by SearchKey::text(), least-recently-used first out, with a
+// time to live. The two variants differ only in what bounds it:
+//   CountCappedCache (before.cpp): at most `max_entries` pages, whatever they weigh;
+//   WeighedCache     (after.cpp):  at most `budget_bytes` of pages, by page_bytes().
+// Both keep the same TTL and the same LRU order, so a query's answer never depends on the
+// variant: a miss rebuilds the same page.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <list>
+#include <string>
+#include <unordered_map>
+
+#include "search_page.hpp"
+
+namespace search_cache {
+
+using Clock = std::chrono::steady_clock;
+
+class ResultCache {
+ public:
+  virtual ~ResultCache() = default;
+  // The cached page, or null when absent or expired.
+  virtual PagePtr get(const std::string& key) = 0;
+  virtual void put(const std::string& key, PagePtr page) = 0;
+  virtual std::size_t entries() const = 0;
+  // Heap bytes the entries hold (pages by page_bytes(), plus keys): the program's own account.
+  virtual std::size_t retained_bytes() const = 0;
+};
+
+// The shared LRU + TTL machinery; `weight` is what each entry counts against the bound.
+class LruTtlStore {
+ public:
+  explicit LruTtlStore(std::chrono::seconds ttl) : ttl_(ttl) {}
+  PagePtr get(const std::string& key);
+  void insert(const std::string& key, PagePtr page, std::size_t bytes);
+  // Drops the least recently used entry; false when empty.
+  bool evict_oldest();
+  std::size_t size() const { return map_.size(); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  struct Entry {
+    std::string key;
+    PagePtr page;
+    std::size_t bytes;
+    Clock::time_point expires;
+  };
+  void erase(std::list<Entry>::iterator it);
+  std::chrono::seconds ttl_;
+  std::list<Entry> lru_;  // front: most recently used
+  std::unordered_map<std::string, std::list<Entry>::iterator> map_;
+  std::size_t bytes_ = 0;
+};
+
+class CountCappedCache : public ResultCache {
+ public:
+  CountCappedCache(std::size_t max_entries, std::chrono::seconds ttl);
+  PagePtr get(const std::string& key) override;
+  void put(const std::string& key, PagePtr page) override;
+  std::size_t entries() const override { return store_.size(); }
+  std::size_t retained_bytes() const override { return store_.bytes(); }
+
+ private:
+  std::size_t max_entries_;
+  LruTtlStore store_;
+};
+
+// What the cache keeps of a page (the lie "cache-first-rows" keeps only its first half).
+enum class Keep { WholePage, FirstHalf };
+
+class WeighedCache : public ResultCache {
+ public:
+  WeighedCache(std::size_t budget_bytes, std::chrono::seconds ttl, Keep keep = Keep::WholePage);
+  PagePtr get(const std::string& key) override;
+  void put(const std::string& key, PagePtr page) override;
+  std::size_t entries() const override { return store_.size(); }
+  std::size_t retained_bytes() const override { return store_.bytes(); }
+
+ private:
+  std::size_t budget_;
+  Keep keep_;
+  LruTtlStore store_;
+};
+
+// An entry's weight: its page and its key.
+std::size_t entry_bytes(const std::string& key, const Page& page);
+
+}  // namespace search_cache
