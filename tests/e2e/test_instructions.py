@@ -36,6 +36,8 @@ def test_a_a_pair_has_no_instruction_spread(perfgate, tmp_path, validate):
     # BEFORE and AFTER differ only by their environment (PERFGATE_VARIANT=before/after).
     assert abs(a - b) / b <= 0.001
     assert doc["scenarios"][0]["primary_metric"] == "instructions"
+    # The results (and so the report) say what the count is blind to.
+    assert any("proxy for CPU time" in n and "blind to syscalls" in n for n in doc["scenarios"][0]["notes"])
 
 
 def test_one_percent_more_work_is_caught(perfgate, tmp_path):

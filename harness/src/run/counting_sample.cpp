@@ -137,4 +137,13 @@ void add_counting_metrics(Sample& s, const std::string& measure, const fs::path&
     add_instruction_metrics(s, dir, what);
 }
 
+std::string counting_note(const std::string& measure) {
+  if (measure == "allocs")
+    return "allocs, alloc_bytes, peak_heap_bytes: counted by perfgate's LD_PRELOAD allocator interposer in one extra "
+           "run per measured sample (never in a timed run); blind to static binaries, allocators that bypass malloc "
+           "(Go, raw mmap arenas) and allocations outside the program's window";
+  return "instructions: valgrind cachegrind's Ir, in one extra run per measured sample (never in a timed run); a "
+         "noise-free proxy for CPU time, blind to syscalls, I/O and waiting and to how fast each instruction ran";
+}
+
 }  // namespace perfgate::run

@@ -38,4 +38,7 @@ CountingCommand counting_command(const std::string& measure, const std::vector<s
 // `what` when the counter left nothing (a static binary under the interposer, say).
 void add_counting_metrics(Sample& sample, const std::string& measure, const fs::path& dir, const std::string& what);
 
+// One line for the results' notes (and so the report): what the measure is and cannot see.
+std::string counting_note(const std::string& measure);
+
 }  // namespace perfgate::run

@@ -8,6 +8,7 @@
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
 #include "perfgate/percentile.hpp"
+#include "run/counting_sample.hpp"
 
 namespace perfgate::suite {
 
@@ -149,6 +150,7 @@ void ScenarioRun::run_rounds() {
   bp.looks = sp.looks;
   bp.duet = sp.duet;
   bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
+  for (const auto& c : m.measure) doc["notes"].push_back(run::counting_note(c));
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);
   if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
 
