@@ -270,8 +270,15 @@ void ScenarioRun::finalise() {
   doc["gates"].push_back(g);
   bool ok = g["passed"].get<bool>();
   // Whatever is gated, the guard metric (wall time) must not regress beyond its noise.
-  if (const auto& guard = sp.manifest.guard; guard.metric != "none" && guard.metric != primary) {
-    json gg = gate::guard_gate(find("after", guard.metric), guard, gate::guard_band(outcome.samples, guard, rp.noise));
+  // A guard metric this kind of scenario does not measure (a gbench binary has no wall_ms) is
+  // a note, not a gate: a gate that checked nothing must not read as a pass.
+  const auto& guard = sp.manifest.guard;
+  const stats::Comparison* guarded =
+      guard.metric != "none" && guard.metric != primary ? find("after", guard.metric) : nullptr;
+  if (guard.metric != "none" && guard.metric != primary && !guarded)
+    doc["notes"].push_back("guard: " + guard.metric + " was not measured on both sides, so nothing guards it");
+  if (guarded) {
+    json gg = gate::guard_gate(guarded, guard, gate::guard_band(outcome.samples, guard, rp.noise));
     ok = ok && gg["passed"].get<bool>();
     doc["gates"].push_back(gg);
   }
