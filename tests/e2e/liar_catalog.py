@@ -38,9 +38,11 @@ with open(path, "w") as f:
 out = {"digest": digest.hexdigest(), "metrics": {"fsyncs": {"value": fsyncs, "unit": "count"}}}
 if todo != rows and lie == "stop-early":  # it checks its own answer and says so
     out.update({"equivalent": False, "equivalence_reason": f"wrote {todo} of {rows} rows"})
-if lie == "bare-divergent":
+if lie in ("bare-divergent", "divergent-exit-1"):
     out = {"equivalent": False, "equivalence_reason": "the answer failed its own check"}
 print(json.dumps(out))
+if lie == "divergent-exit-1":  # says so and also fails: still "not the same work", not "could not run"
+    sys.exit(1)
 '''
 
 SERVICE = r'''#!/usr/bin/python3

@@ -44,6 +44,13 @@ def test_a_line_with_only_the_verdict_still_exits_3_not_4(perfgate, catalog, tmp
     assert "reported not equivalent: the answer failed its own check" in r.stderr
 
 
+def test_a_program_saying_not_equivalent_and_exiting_1_exits_3_not_4(perfgate, catalog, tmp_path):
+    r, s = run_lie(perfgate, catalog, tmp_path, "liar_batch", "divergent-exit-1")
+    assert r.returncode == 3, r.stderr
+    assert "reported not equivalent: the answer failed its own check" in r.stderr
+    assert s["error"]["exit_code"] == 3
+
+
 def test_an_honest_after_passes_the_equivalence_gate(perfgate, catalog, tmp_path):
     r, s = run_lie(perfgate, catalog, tmp_path, "liar_batch")
     assert r.returncode in (0, 1), r.stderr  # performance may go either way; the work is the same

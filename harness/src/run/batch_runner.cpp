@@ -14,10 +14,16 @@
 #include "measure/cgroup.hpp"
 #include "perfgate/sample.hpp"
 #include "run/counting_sample.hpp"
+#include "run/not_equivalent.hpp"
 #include "run/schedule.hpp"
 
 namespace perfgate::run {
 namespace {
+
+bool says_not_equivalent(const std::string& line) {
+  const auto j = nlohmann::json::parse(line, nullptr, false);
+  return j.is_object() && reported_divergence(j).has_value();
+}
 
 std::string describe_failure(const VariantCommand& v, const ChildResult& r, const SampleFiles& f) {
   std::string why = r.timed_out ? "timed out"
@@ -115,7 +121,11 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   s.warmup = warmup;
   s.order = order;
   s.exit_code = r.timed_out ? -1 : r.signal ? -r.signal : r.exit_code;
-  if (r.timed_out || r.signal || r.exit_code != 0) {
+  // A program that said "not the same work" on its last line failed equivalence (exit 3) whatever
+  // its exit status: a divergent answer is never "could not run".
+  const bool said_divergent = !r.timed_out && !r.signal && r.exit_code != 0 && !v.digest_stdout &&
+                              says_not_equivalent(last_nonempty_line(files.stdout_path));
+  if ((r.timed_out || r.signal || r.exit_code != 0) && !said_divergent) {
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
   }
   add_outside_metrics(s, r);
@@ -139,7 +149,7 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   } else {
     parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
   }
-  if (!warmup)
+  if (!warmup && s.divergence.empty())
     for (const auto& measure : plan.counting) count_one(plan, v, measure, dir, serial, cpus, s);
   return {std::move(s), files, dir};
 }
