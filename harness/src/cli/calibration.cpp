@@ -16,6 +16,7 @@
 #include "common/files.hpp"
 #include "measure/host.hpp"
 #include "plan/plan.hpp"
+#include "run/counting_sample.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -64,17 +65,25 @@ Pair run_pair(const CalibrationOptions& o, const TempDir& dir, const std::string
               std::uint64_t n_after, int serial) {
   const fs::path self = dir.path() / ("self-" + std::to_string(serial));
   const bool duet = mode == "cpu-duet";
+  // The CPU-bound program with each timed sample followed by a valgrind run: instruction counts'
+  // A/A spread beside CPU time's, from the same pairs.
+  const bool counted = mode == "cpu-counted";
   auto words = [&](std::uint64_t n) {
-    return std::vector<std::string>{o.program.string(), duet ? "cpu" : mode, std::to_string(n), "--self-time",
-                                    self.string()};
+    return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
+                                    "--self-time", self.string()};
   };
   plan::RunOptions ab = o.ab;
   ab.duet = duet;
   ab.quiet = true;
+  // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
+  // makes every further round cost ~50x.
+  if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
   ab.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
   ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
   ab.baseline_path = "none";
   auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
+  if (counted)
+    for (auto& s : plan.scenarios) s.manifest.measure = {"instructions"};
   const auto start = std::chrono::steady_clock::now();
   std::ostringstream sink;
   auto* out = std::cout.rdbuf(sink.rdbuf());
@@ -264,6 +273,11 @@ json run_calibration(const CalibrationOptions& o_in) {
   // Duet needs two CPUs for this process; on one, only sequential rounds can be calibrated.
   if (measure::allowed_cpus().size() < 2 || o.ab.cpus)
     o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-duet"), o.workloads.end());
+  try {
+    run::check_counting_measure("instructions");
+  } catch (const UsageError&) {  // no valgrind here: calibrate what can be measured
+    o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-counted"), o.workloads.end());
+  }
   if (o.program.empty())
     o.program = catalog::executable_dir().parent_path() / "libexec" / "perfgate" / "calibration_work";
   if (!fs::exists(o.program))
@@ -272,7 +286,11 @@ json run_calibration(const CalibrationOptions& o_in) {
   const auto start = std::chrono::steady_clock::now();
   TempDir dir("perfgate-calibrate-");
   auto work_of = [&](const std::string& mode) {
-    return mode == "cpu" || mode == "cpu-duet" ? o.cpu_iterations : mode == "syscall" ? o.syscalls : o.memory_mib;
+    // Under valgrind a sample runs ~50x longer: a tenth of the work keeps the pair short.
+    return mode == "cpu" || mode == "cpu-duet" ? o.cpu_iterations
+           : mode == "cpu-counted"             ? o.cpu_iterations / 10
+           : mode == "syscall"                 ? o.syscalls
+                                               : o.memory_mib;
   };
   std::map<std::string, std::vector<Pair>> aa;
   std::map<std::string, std::map<double, std::vector<Pair>>> injected;
@@ -341,7 +359,9 @@ void print_calibration(std::ostream& out, const json& doc) {
       out << "  +" << 100 * i["extra"].get<double>() << "% work: caught " << i["caught"] << "/" << i["pairs"] << "\n";
     out << "  metric          cv     sd/round  alarms  detect80  detect95\n";
     for (const auto& [m, v] : w["metrics"].items()) {
-      if (m != "wall_ms" && m != "cpu_ms" && m != "user_ms" && m != "sys_ms" && m != "peak_rss_kib") continue;
+      if (m != "wall_ms" && m != "cpu_ms" && m != "user_ms" && m != "sys_ms" && m != "peak_rss_kib" &&
+          m != "instructions")
+        continue;
       out << "  " << std::left << std::setw(14) << m << std::right << pct(v["per_sample_cv"]) << "   "
           << pct(v["round_log_ratio_sd"]) << "   " << std::setw(2) << v["false_alarms"] << "/" << std::setw(3)
           << v["aa_pairs"] << "  " << pct(v["detectable_effect_80"]) << "   " << pct(v["detectable_effect_95"]) << "\n";

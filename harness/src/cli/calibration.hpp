@@ -16,7 +16,7 @@ namespace perfgate::cli {
 struct CalibrationOptions {
   double budget_s = 300;
   // cpu-duet: the CPU-bound program in --duet rounds, to set against cpu's sequential rounds.
-  std::vector<std::string> workloads = {"cpu", "cpu-duet", "syscall", "memory"};
+  std::vector<std::string> workloads = {"cpu", "cpu-duet", "cpu-counted", "syscall", "memory"};
   std::vector<double> extra_work = {0.02, 0.05, 0.10};  // injected: AFTER does this much more
   std::uint64_t cpu_iterations = 25'000'000, syscalls = 30'000, memory_mib = 48;
   std::string metric = "auto";    // ab's default

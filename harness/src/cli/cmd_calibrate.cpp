@@ -21,8 +21,10 @@ void add_calibrate_command(CLI::App& app) {
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--workload", o->workloads,
-                  "cpu, cpu-duet (the CPU-bound program in --duet rounds), syscall, memory (repeatable; default all)")
-      ->check(CLI::IsMember({"cpu", "cpu-duet", "syscall", "memory"}));
+                  "cpu, cpu-duet (the CPU-bound program in --duet rounds), cpu-counted (a tenth of its work, each\n"
+                  "sample followed by a valgrind run: instruction counts beside CPU time), syscall, memory\n"
+                  "(repeatable; default all)")
+      ->check(CLI::IsMember({"cpu", "cpu-duet", "cpu-counted", "syscall", "memory"}));
   cmd->add_option("--extra", o->extra_work, "Injected extra work as a fraction (repeatable; default 0.02 0.05 0.10)")
       ->check(CLI::Range(0.0001, 10.0));
   cmd->add_option("--cpu-iterations", o->cpu_iterations, "Work of the CPU-bound program (xorshift steps)")
