@@ -125,7 +125,9 @@ ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry
     const double mean = std::accumulate(same.begin(), same.end(), 0.0) / k;
     double ss = 0;
     for (double y : same) ss += (y - mean) * (y - mean);
-    const double sd = std::sqrt(ss / (k - 1)), scale = sd * std::sqrt(1 + 1 / k);
+    // Exact counts (no spread at all) keep sd 0: only the tolerance separates a change from none.
+    const double raw_sd = std::sqrt(ss / (k - 1));
+    const double sd = raw_sd > 0 ? std::max(raw_sd, o.min_between_sd) : 0.0, scale = sd * std::sqrt(1 + 1 / k);
     const boost::math::students_t dist(k - 1);
     const double q = boost::math::quantile(dist, 0.975);
     t.rule = "between-run";

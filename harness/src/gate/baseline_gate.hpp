@@ -35,6 +35,10 @@ struct BaselineOptions {
   double tolerance = 0.05;  // a fraction; an entry's own tolerance wins
   double share = 0.5;       // kept-share rule: the least share of the accepted improvement kept
   int min_runs = 3;         // accepted runs on this host class for the between-run rule
+  // The least between-run sd (ln ratio) the between-run rule assumes for a ratio that varies at
+  // all: three runs recorded back to back on one machine can agree by chance far more closely
+  // than two machines of one class do (photos_timeline's three agreed within 0.4%).
+  double min_between_sd = 0.01;
 };
 
 struct ShiftTest {

@@ -148,6 +148,20 @@ TEST(BaselineModel, RatioFarOutsideTheAcceptedSpreadFails) {
             std::string::npos);
 }
 
+// Three back-to-back runs of photos_timeline agreed within 0.4% (0.115, 0.116, 0.116 in the
+// committed baseline): a second machine of the same class 8% off (photos ratios seen on two
+// hosts: 0.111-0.117) must not fail on that chance agreement; a lost half of the improvement does.
+TEST(BaselineModel, ChanceAgreementOfThreeRunsIsFlooredNotTrusted) {
+  auto base = on(entry(0.116, 0.113, 0.119));
+  base.runs = {accepted(0.1155), accepted(0.1160), accepted(0.1162)};
+  auto near = check_one(on(entry(0.1252, 0.121, 0.129)), base);
+  EXPECT_EQ(near.ratio.rule, "between-run");
+  EXPECT_NEAR(near.ratio.between_sd, 0.01, 1e-12);
+  EXPECT_EQ(near.ratio.verdict, "no significant change");
+  auto half = check_one(on(entry(0.34, 0.33, 0.35)), base);  // ln 0.34 / ln 0.116 = 0.5 kept
+  EXPECT_EQ(half.ratio.verdict, "worse");
+}
+
 TEST(BaselineModel, RunsOnAnotherHostClassFallBackToTheKeptShare) {
   auto base = on(entry(0.265, 0.257, 0.268), "AMD EPYC");
   base.runs = {accepted(0.26, "AMD EPYC"), accepted(0.265, "AMD EPYC"), accepted(0.27, "AMD EPYC")};
