@@ -31,8 +31,8 @@ TempDir::~TempDir() {
 }
 
 const std::vector<std::string>& temp_dir_prefixes() {
-  static const std::vector<std::string> prefixes = {"perfgate-",           "perfgate-run-",    "perfgate-seed-",
-                                                    "perfgate-test-",      "perfgate-calibrate-", "perfgate-report-"};
+  static const std::vector<std::string> prefixes = {"perfgate-",      "perfgate-run-",       "perfgate-seed-",
+                                                    "perfgate-test-", "perfgate-calibrate-", "perfgate-report-"};
   return prefixes;
 }
 
