@@ -9,7 +9,6 @@
 // would on a real link. Two admin requests answer at once and are not counted:
 //   GET /_admin/stats  {"head": N, "put": N, "get": N}
 //   GET /_admin/list   [[name, sha256 of the stored bytes, size], ...] sorted by name
-#include <openssl/evp.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -25,6 +24,8 @@
 #include <string>
 #include <thread>
 
+#include "chunks.hpp"
+
 namespace {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -38,15 +39,7 @@ struct Store {
   std::chrono::microseconds latency{0};
 };
 
-std::string sha256_hex(const std::string& bytes) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned len = 0;
-  EVP_Digest(bytes.data(), bytes.size(), md, &len, EVP_sha256(), nullptr);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) out += {hex[md[i] >> 4], hex[md[i] & 15]};
-  return out;
-}
+using s3_put::sha256_hex;  // the one hex SHA-256 (chunks.cpp), over the bytes the store holds
 
 nlohmann::json listing(Store& store) {
   std::lock_guard<std::mutex> lock(store.mu);
