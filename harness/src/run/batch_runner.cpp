@@ -50,6 +50,25 @@ std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
   return std::nullopt;
 }
 
+// A sample's child as the contract promises it (docs/scenario-contract.md): a fresh working
+// directory, stdout/stderr to files, and the PERFGATE_* environment. Timed and counting runs
+// alike, so a program cannot tell them apart but for the counter.
+ChildSpec sample_spec(const std::vector<std::string>& argv, const fs::path& work, const SampleFiles& files,
+                      const std::vector<int>& cpus, double timeout_s, const std::string& variant) {
+  ChildSpec spec;
+  spec.argv = argv;
+  spec.cwd = work;
+  spec.stdout_path = files.stdout_path;
+  spec.stderr_path = files.stderr_path;
+  spec.cpus = cpus;
+  spec.timeout_s = timeout_s;
+  spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
+              {"PERFGATE_WORKDIR", work.string()},
+              {"TMPDIR", work.string()},
+              {"PERFGATE_VARIANT", variant}};
+  return spec;
+}
+
 // One counting run of `v` beside the timed sample `s` (run/counting_sample.hpp), in its own
 // directory and cgroup; its stdout is not read, its counts become metrics of `s`.
 void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string& measure, const fs::path& dir,
@@ -63,18 +82,9 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
   fs::create_directories(work);
   const CountingCommand command = counting_command(measure, v.argv, count_dir);
   SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output"};
-  ChildSpec spec;
-  spec.argv = command.argv;
-  spec.cwd = work;
-  spec.stdout_path = files.stdout_path;
-  spec.stderr_path = files.stderr_path;
-  spec.cpus = cpus;
   // valgrind runs a program 20-100x slower than it runs alone.
-  spec.timeout_s = plan.timeout_s * (measure == "instructions" ? 100 : 2);
-  spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
-              {"PERFGATE_WORKDIR", work.string()},
-              {"TMPDIR", work.string()},
-              {"PERFGATE_VARIANT", v.name}};
+  ChildSpec spec =
+      sample_spec(command.argv, work, files, cpus, plan.timeout_s * (measure == "instructions" ? 100 : 2), v.name);
   spec.env.insert(command.env.begin(), command.env.end());
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-" + measure);
   const ChildResult r = run_child(spec, cgroup);
@@ -99,17 +109,7 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
-  ChildSpec spec;
-  spec.argv = v.argv;
-  spec.cwd = work;
-  spec.stdout_path = files.stdout_path;
-  spec.stderr_path = files.stderr_path;
-  spec.cpus = cpus;
-  spec.timeout_s = plan.timeout_s;
-  spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
-              {"PERFGATE_WORKDIR", work.string()},
-              {"TMPDIR", work.string()},
-              {"PERFGATE_VARIANT", v.name}};
+  ChildSpec spec = sample_spec(v.argv, work, files, cpus, plan.timeout_s, v.name);
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
   auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
   ChildResult r = run_child(spec, cgroup);
