@@ -128,3 +128,20 @@ TEST(ScenarioMain, SeedPrintsItsFigures) {
   ASSERT_EQ(o.code, 0) << o.err;
   EXPECT_EQ(last_line(o.out).at("rows"), 3);
 }
+
+TEST(ScenarioMain, LoadRunsOnePhaseAgainstATarget) {
+  auto p = program().load([](const perfgate::Invocation& inv) {
+    perfgate::Report r;
+    r.digest(inv.flag("phase") + "@" + inv.target).metric("selects", 2, "count");
+    return r;
+  });
+  auto o = call(p, {"load", "--phase", "serial", "--variant", "after", "--target", "127.0.0.1:143"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_EQ(last_line(o.out).at("digest"), "serial@127.0.0.1:143");
+  o = call(p, {"load", "--phase", "serial", "--variant", "after"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("load needs --target"), std::string::npos) << o.err;
+  o = call(program(), {"load", "--phase", "serial", "--variant", "after", "--target", "127.0.0.1:1"});
+  EXPECT_EQ(o.code, 2);
+  EXPECT_NE(o.err.find("no `load` command"), std::string::npos) << o.err;
+}

@@ -37,7 +37,7 @@ using json = nlohmann::json;
 // --- invocation -----------------------------------------------------------------------
 
 struct Invocation {
-  std::string command;  // seed | run | serve
+  std::string command;  // seed | run | serve | load
   std::string variant;
   std::string profile = "quick";
   std::string fixture;  // run/serve: where the fixture is (directory or DSN)
@@ -68,11 +68,12 @@ struct Invocation {
 
 inline Invocation parse_invocation(int argc, char** argv) {
   if (argc < 2)
-    throw std::runtime_error("usage: PROGRAM seed|run|serve [--variant V] [--profile P] [--fixture T] [--target T]");
+    throw std::runtime_error(
+        "usage: PROGRAM seed|run|serve|load [--variant V] [--profile P] [--fixture T] [--target T]");
   Invocation inv;
   inv.command = argv[1];
-  if (inv.command != "seed" && inv.command != "run" && inv.command != "serve")
-    throw std::runtime_error("unknown command '" + inv.command + "': expected seed, run or serve");
+  if (inv.command != "seed" && inv.command != "run" && inv.command != "serve" && inv.command != "load")
+    throw std::runtime_error("unknown command '" + inv.command + "': expected seed, run, serve or load");
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a.rfind("--", 0) != 0) throw std::runtime_error("unexpected argument '" + a + "'");
@@ -100,9 +101,9 @@ inline Invocation parse_invocation(int argc, char** argv) {
     else
       inv.flags[name] = value;
   }
-  if ((inv.command == "run" || inv.command == "serve") && inv.variant.empty())
-    throw std::runtime_error(inv.command + " needs --variant");
-  if (inv.command == "seed" && inv.target.empty()) throw std::runtime_error("seed needs --target");
+  if (inv.command != "seed" && inv.variant.empty()) throw std::runtime_error(inv.command + " needs --variant");
+  if ((inv.command == "seed" || inv.command == "load") && inv.target.empty())
+    throw std::runtime_error(inv.command + " needs --target");
   return inv;
 }
 

@@ -56,13 +56,19 @@ struct ScenarioProgram {
     serve_fn = std::move(f);
     return *this;
   }
+  // A service's own load client, one phase per call (`load --phase NAME --target HOST:PORT`).
+  ScenarioProgram& load(std::function<Report(const Invocation&)> f) {
+    load_fn = std::move(f);
+    return *this;
+  }
 
   std::string name;
-  std::vector<std::string> variant_names;           // accepted --variant values (empty: any)
-  std::vector<std::string> lie_names;               // accepted --lie values (the manifest's `lies[].name`)
-  std::function<json(const Invocation&)> seed_fn;   // the fixture's figures (null json: print nothing)
-  std::function<Report(const Invocation&)> run_fn;  // one sample's report
-  std::function<int(const Invocation&)> serve_fn;   // serves until SIGTERM; the exit code
+  std::vector<std::string> variant_names;            // accepted --variant values (empty: any)
+  std::vector<std::string> lie_names;                // accepted --lie values (the manifest's `lies[].name`)
+  std::function<json(const Invocation&)> seed_fn;    // the fixture's figures (null json: print nothing)
+  std::function<Report(const Invocation&)> run_fn;   // one sample's report
+  std::function<int(const Invocation&)> serve_fn;    // serves until SIGTERM; the exit code
+  std::function<Report(const Invocation&)> load_fn;  // one phase of load against a served address
 };
 
 namespace detail {
@@ -82,9 +88,10 @@ inline int scenario_main(int argc, char** argv, const ScenarioProgram& p) {
   Invocation inv;
   try {
     inv = parse_invocation(argc, argv);
-    const bool has = inv.command == "seed"  ? static_cast<bool>(p.seed_fn)
-                     : inv.command == "run" ? static_cast<bool>(p.run_fn)
-                                            : static_cast<bool>(p.serve_fn);
+    const bool has = inv.command == "seed"   ? static_cast<bool>(p.seed_fn)
+                     : inv.command == "run"  ? static_cast<bool>(p.run_fn)
+                     : inv.command == "load" ? static_cast<bool>(p.load_fn)
+                                             : static_cast<bool>(p.serve_fn);
     if (!has) throw std::invalid_argument(p.name + " has no `" + inv.command + "` command");
     if (inv.command != "seed" && !p.variant_names.empty() && !detail::listed(p.variant_names, inv.variant))
       throw std::invalid_argument("unknown variant '" + inv.variant + "': expected " + detail::one_of(p.variant_names));
@@ -104,7 +111,7 @@ inline int scenario_main(int argc, char** argv, const ScenarioProgram& p) {
     if (inv.command == "serve") return p.serve_fn(inv);
     Report report;
     try {
-      report = p.run_fn(inv);
+      report = inv.command == "load" ? p.load_fn(inv) : p.run_fn(inv);
     } catch (const NotEquivalent& e) {
       report = Report{};
       report.not_equivalent(e.what());
