@@ -6,12 +6,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "perfgate/endpoint.hpp"
+
 namespace blob_stampede {
 
-struct Endpoint {
-  std::string host = "127.0.0.1";
-  unsigned short port = 0;
-};
+using Endpoint = perfgate::Endpoint;
 
 struct RemoteError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -1,17 +1,13 @@
-// Starts the remote blob store (blob_remote) as a child process and owns it: the destructor
-// stops it (SIGTERM, then SIGKILL) and reaps it, and the child is killed by the kernel if we
-// die first (PR_SET_PDEATHSIG, set between fork and exec). It never outlives the program.
+// The remote blob store (blob_remote) as a child process this program owns
+// (perfgate/server_process.hpp: stopped and reaped by the destructor, killed by the kernel if
+// we die first).
 #pragma once
 
-#include <sys/types.h>
-
-#include <boost/process/child.hpp>
-#include <boost/process/pipe.hpp>
 #include <cstdint>
 #include <filesystem>
-#include <string>
 #include <vector>
 
+#include "perfgate/server_process.hpp"
 #include "remote_client.hpp"
 
 namespace blob_stampede {
@@ -26,25 +22,14 @@ struct RemoteOptions {
   std::vector<int> fail_fetches;  // 1-based fetch numbers cut short after fail_after_bytes
 };
 
-class RemoteProcess {
+class RemoteProcess : public perfgate::ServerProcess {
  public:
   explicit RemoteProcess(const RemoteOptions& options);
-  ~RemoteProcess();
-  RemoteProcess(const RemoteProcess&) = delete;
-  RemoteProcess& operator=(const RemoteProcess&) = delete;
-
-  const Endpoint& endpoint() const { return endpoint_; }
-  pid_t pid() const { return pid_; }
-
- private:
-  void stop() noexcept;
-  boost::process::ipstream out_;
-  boost::process::child child_;
-  Endpoint endpoint_;
-  pid_t pid_ = -1;
 };
 
 // Where blob_remote is: $PERFGATE_BLOB_REMOTE, else beside this executable.
-std::filesystem::path default_remote_program();
+inline std::filesystem::path default_remote_program() {
+  return perfgate::program_beside_self("PERFGATE_BLOB_REMOTE", "blob_remote");
+}
 
 }  // namespace blob_stampede

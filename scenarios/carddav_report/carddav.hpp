@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/xml_escape.hpp"
+
 namespace carddav_report {
 
 struct Contact {
@@ -26,7 +28,7 @@ constexpr const char* kMultistatusOpen =
     "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
     "<D:multistatus xmlns:D=\"DAV:\" xmlns:C=\"urn:ietf:params:xml:ns:carddav\">\n";
 constexpr const char* kMultistatusClose = "</D:multistatus>\n";
-void append_xml_escaped(std::string& out, const std::string& text);
+using perfgate::append_xml_escaped;  // text content: & < > " escaped, line breaks kept
 
 // The work a variant may skip when told to lie (the manifest's `lies`).
 struct Lies {

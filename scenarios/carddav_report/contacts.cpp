@@ -66,25 +66,4 @@ std::vector<Contact> make_contacts(std::size_t n) {
   return out;
 }
 
-void append_xml_escaped(std::string& out, const std::string& text) {
-  for (char ch : text) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-}
-
 }  // namespace carddav_report

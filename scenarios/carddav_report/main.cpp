@@ -4,20 +4,14 @@
 //   handler on this thread's CPU clock. The digest covers every line of both multistatus
 //   documents of the last repetition.
 //   Lies (carddav.hpp's Lies): --lie drop-last-contact|skip-note-lines.
-#include <ctime>
 #include <string>
 #include <string_view>
 
 #include "carddav.hpp"
 #include "perfgate/scenario_main.hpp"
+#include "perfgate/thread_cpu.hpp"
 
 namespace {
-
-std::int64_t thread_cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
 
 perfgate::Report run(const perfgate::Invocation& inv) {
   using carddav_report::PropSet;
@@ -38,13 +32,12 @@ perfgate::Report run(const perfgate::Invocation& inv) {
        {std::pair{PropSet::GetEtag, "getetag_ms"}, std::pair{PropSet::GetEtagAddressData, "address_data_ms"}}) {
     std::string xml;
     std::int64_t ns = 0;
-    for (std::size_t rep = 0; rep < reps; ++rep) {
-      const std::int64_t t0 = thread_cpu_ns();
-      xml = after ? carddav_report::after::handle_report(contacts, props, lies)
-                  : carddav_report::before::handle_report(contacts, props);
-      ns += thread_cpu_ns() - t0;
-    }
-    const double ms = static_cast<double>(ns) / 1e6 / static_cast<double>(reps);
+    for (std::size_t rep = 0; rep < reps; ++rep)
+      xml = perfgate::add_thread_cpu(ns, [&] {
+        return after ? carddav_report::after::handle_report(contacts, props, lies)
+                     : carddav_report::before::handle_report(contacts, props);
+      });
+    const double ms = perfgate::ns_to_ms(ns) / static_cast<double>(reps);
     report.metric(metric, ms, "ms");
     total_ms += ms;
     out.line(std::string("# prop set ") + metric);

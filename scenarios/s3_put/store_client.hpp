@@ -7,12 +7,11 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <string>
 
+#include "perfgate/endpoint.hpp"
+
 namespace s3_put {
 
-struct Endpoint {
-  std::string host = "127.0.0.1";
-  unsigned short port = 0;
-};
+using Endpoint = perfgate::Endpoint;
 
 class StoreConnection {
  public:
