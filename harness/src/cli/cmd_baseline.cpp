@@ -4,9 +4,11 @@
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
+#include "gate/policy.hpp"
 #include "store/baseline_file.hpp"
-#include "store/results_input.hpp"
+#include "store/results_codec.hpp"
 #include "suite/baseline_apply.hpp"
 
 namespace perfgate::cli {
@@ -49,28 +51,28 @@ void add_baseline_command(CLI::App& app) {
   update->add_flag("--dry-run", *dry, "Say what would change, write nothing");
   update->callback([=] {
     // Every results file is read (and so validated) before anything is decided or written.
-    std::vector<json> docs;
+    std::vector<model::ResultsDoc> docs;
     for (const auto& path : *results_files) {
-      docs.push_back(store::load_results(path));
-      if (docs.back()["run"].contains("against"))
+      docs.push_back(store::read_results(path));
+      if (docs.back().run.other.contains("against"))
         throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
     }
     store::Baseline b = store::load_baseline(baseline_path(*file));
     std::vector<store::BaselineEntry> fresh;
     std::vector<std::string> skipped;
     for (std::size_t k = 0; k < docs.size(); ++k) {
-      const json& doc = docs[k];
-      for (const auto& s : doc["scenarios"])
-        if (wanted(*only, s.value("name", ""))) {
-          auto e = store::entries_from_scenario(doc, s, &skipped);
+      const model::ResultsDoc& doc = docs[k];
+      for (const auto& s : doc.scenarios)
+        if (wanted(*only, s.name)) {
+          auto e = gate::entries_from_scenario(doc, s, &skipped);
           fresh.insert(fresh.end(), e.begin(), e.end());
         }
       for (const auto& n : *only) {
         bool found = false;
-        for (const auto& s : doc["scenarios"]) found = found || s.value("name", "") == n;
+        for (const auto& s : doc.scenarios) found = found || s.name == n;
         if (!found) throw UsageError((*results_files)[k] + ": no scenario '" + n + "' in these results");
       }
-      if (doc["run"]["git"].value("dirty", false))
+      if (doc.run.dirty)
         std::cerr << "perfgate: note: " << (*results_files)[k]
                   << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
     }
@@ -99,20 +101,20 @@ void add_baseline_command(CLI::App& app) {
   check->add_option("--alpha", *alpha, "Family-wise error rate of the baseline comparisons (default 0.05)")
       ->check(CLI::Range(0.000001, 0.5));
   check->callback([=] {
-    json doc = store::load_results(*results);
+    const model::ResultsDoc doc = store::read_results(*results);
     store::Baseline b = store::load_baseline(baseline_path(*file));
     std::vector<store::BaselineEntry> now;
-    for (const auto& s : doc["scenarios"]) {
-      auto e = store::entries_from_scenario(doc, s);
+    for (const auto& s : doc.scenarios) {
+      auto e = gate::entries_from_scenario(doc, s);
       now.insert(now.end(), e.begin(), e.end());
     }
     auto checks = gate::check_against_baseline(now, b, {*alpha, *tolerance / 100.0});
     int code = kExitOk;
     for (const auto& c : checks) {
-      json g = gate::baseline_gate_json(c);
-      const std::string mark = g["passed"].is_null() ? "n/a " : g["passed"].get<bool>() ? "PASS" : "FAIL";
-      std::cout << mark << "  " << c.now.key() << ": " << g["detail"].get<std::string>() << "\n";
-      if (g["passed"].is_boolean() && !g["passed"].get<bool>()) code = kExitPerformance;
+      const model::GateResult g = gate::baseline_gate(c);
+      const std::string mark = !g.passed ? "n/a " : *g.passed ? "PASS" : "FAIL";
+      std::cout << mark << "  " << c.now.key() << ": " << g.detail << "\n";
+      if (g.failed()) code = kExitPerformance;
     }
     if (checks.empty()) std::cout << "(no gated figures in " << *results << ")\n";
     set_exit_code(code);
@@ -127,7 +129,7 @@ void add_baseline_command(CLI::App& app) {
       return;
     }
     for (const auto& e : b.entries)
-      std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << store::format_ratio(e.ratio, e.ci)
+      std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << gate::format_ratio(e.ratio, e.ci)
                 << "  " << e.runs.size() << " accepted run(s)"
                 << "  medians " << e.before_median << " → " << e.after_median << " " << e.unit << "  host "
                 << e.host_fingerprint << "  commit " << e.commit.substr(0, 12) << (e.dirty ? " (dirty)" : "") << "\n";

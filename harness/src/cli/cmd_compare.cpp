@@ -9,7 +9,7 @@
 #include "common/files.hpp"
 #include "common/number_format.hpp"
 #include "gate/run_diff.hpp"
-#include "store/results_input.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -71,7 +71,7 @@ void add_compare_command(CLI::App& app) {
   cmd->add_flag("--fail-on-regression", *fail, "Exit 1 when any row is significantly worse beyond the noise band");
   cmd->add_option("--json", *json_out, "Also write the table as JSON here");
   cmd->callback([=] {
-    json old_doc = store::load_results(files->at(0)), new_doc = store::load_results(files->at(1));
+    const auto old_doc = store::read_results(files->at(0)), new_doc = store::read_results(files->at(1));
     o->metrics = std::set<std::string>(metrics->begin(), metrics->end());
     auto d = gate::diff_runs(old_doc, new_doc, *o);
     std::ostream& out = std::cout;

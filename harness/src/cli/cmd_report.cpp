@@ -14,7 +14,7 @@
 #include "gate/run_diff.hpp"
 #include "process/capture.hpp"
 #include "process/spawn.hpp"
-#include "store/results_input.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -70,10 +70,10 @@ void add_report_command(CLI::App& app) {
   auto history = std::make_shared<bool>(false);
   cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
   cmd->callback([files, out, history] {
-    std::vector<nlohmann::json> docs;
+    std::vector<model::ResultsDoc> docs;
     // A malformed results file is exit 2 naming file and field, as in every other reader.
     if (!*history)
-      for (const auto& f : *files) docs.push_back(store::load_results(f));
+      for (const auto& f : *files) docs.push_back(store::read_results(f));
     std::string python = find_python();
     std::string pythonpath = (catalog::share_dir() / "reports").string();
     if (const char* pp = std::getenv("PYTHONPATH"); pp && *pp) pythonpath += ":" + std::string(pp);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "gate/policy.hpp"
 #include "stats/multiple.hpp"
 
 namespace perfgate::gate {
@@ -109,12 +110,12 @@ std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, do
   return t;
 }
 
-ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry& entry, double tolerance,
+ShiftTest ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry, double tolerance,
                      const BaselineOptions& o) {
   ShiftTest t;
   const std::string host_class = now.host_class();
   std::vector<double> same, all;
-  for (const auto& r : entry.runs.empty() ? std::vector<store::AcceptedRun>{entry.as_run()} : entry.runs) {
+  for (const auto& r : entry.runs.empty() ? std::vector<model::AcceptedRun>{entry.as_run()} : entry.runs) {
     if (!usable(r.ratio)) continue;
     all.push_back(std::log(r.ratio));
     if (r.host_class() == host_class) same.push_back(std::log(r.ratio));
@@ -166,14 +167,14 @@ ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry
   return t;
 }
 
-std::vector<BaselineCheck> check_against_baseline(const std::vector<store::BaselineEntry>& now,
-                                                  const store::Baseline& baseline, const BaselineOptions& o) {
+std::vector<BaselineCheck> check_against_baseline(const std::vector<model::BaselineEntry>& now,
+                                                  const model::Baseline& baseline, const BaselineOptions& o) {
   std::vector<BaselineCheck> out;
   for (const auto& e : now) {
     BaselineCheck c;
     c.now = e;
     c.tolerance = o.tolerance;
-    const store::BaselineEntry* b = baseline.find(e.scenario, e.profile, e.metric);
+    const model::BaselineEntry* b = baseline.find(e.scenario, e.profile, e.metric);
     if (!b) {
       c.why = baseline.exists ? "no entry for " + e.key() + " in " + baseline.file.string()
                               : baseline.file.string() + " does not exist (perfgate baseline update writes it)";
@@ -233,22 +234,21 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<store::Basel
   return out;
 }
 
-nlohmann::json baseline_gate_json(const BaselineCheck& c) {
-  nlohmann::json g = {{"kind", "baseline"}, {"name", "baseline on " + c.now.metric}};
+model::GateResult baseline_gate(const BaselineCheck& c) {
+  model::GateResult g{"baseline", "baseline on " + c.now.metric};
   const std::string now =
-      c.now.variant + "/" + c.now.compare_to + " " + c.now.metric + " " + store::format_ratio(c.now.ratio, c.now.ci);
+      c.now.variant + "/" + c.now.compare_to + " " + c.now.metric + " " + format_ratio(c.now.ratio, c.now.ci);
   if (!c.comparable) {
-    g["passed"] = nullptr;
-    g["detail"] = "no comparable baseline: " + c.why + " (" + now + ")";
+    g.detail = "no comparable baseline: " + c.why + " (" + now + ")";
     return g;
   }
   const auto& b = *c.entry;
   const bool passed = c.ratio.verdict != "worse";
   char tol[32];
   std::snprintf(tol, sizeof tol, "%g%%", c.tolerance * 100);
-  std::string detail = (passed ? "" : "ratio moved: ") + now + " against baseline " +
-                       store::format_ratio(b.ratio, b.ci) + " (commit " + b.commit.substr(0, 12) + "): change " +
-                       describe(c.ratio) + " (tolerance " + tol + "; rule " + c.ratio.why + ")";
+  std::string detail = (passed ? "" : "ratio moved: ") + now + " against baseline " + format_ratio(b.ratio, b.ci) +
+                       " (commit " + b.commit.substr(0, 12) + "): change " + describe(c.ratio) + " (tolerance " + tol +
+                       "; rule " + c.ratio.why + ")";
   if (!passed)
     detail += c.ratio.rule == "kept-share" ? " — the run keeps less than the required share of the accepted improvement"
               : c.ratio.rule == "between-run" ? " — the ratio is outside the accepted runs' spread"
@@ -259,44 +259,9 @@ nlohmann::json baseline_gate_json(const BaselineCheck& c) {
               " on the same host, " + describe(c.absolute);
   else
     detail += c.absolute_why;
-  g["passed"] = passed;
-  g["detail"] = detail;
+  g.passed = passed;
+  g.detail = detail;
   return g;
-}
-
-nlohmann::json to_json(const BaselineCheck& c) {
-  auto shift = [](const ShiftTest& t) {
-    nlohmann::json j = {{"change", t.change},         {"ci", t.ci},           {"p", t.p},
-                        {"p_adjusted", t.p_adjusted}, {"verdict", t.verdict}, {"rule", t.rule}};
-    if (t.rule != "shift") {
-      j["accepted_runs"] = t.accepted_runs;
-      j["why"] = t.why;
-    }
-    if (t.rule == "between-run") j["between_sd"] = t.between_sd;
-    if (t.rule == "kept-share") {
-      j["kept_share"] = t.kept_share;
-      j["kept_share_best"] = t.kept_share_best;
-    }
-    return j;
-  };
-  nlohmann::json j = {{"metric", c.now.metric},
-                      {"variant", c.now.variant},
-                      {"compare_to", c.now.compare_to},
-                      {"now",
-                       {{"ratio", c.now.ratio},
-                        {"ci", c.now.ci},
-                        {"after_median", c.now.after_median},
-                        {"after_median_ci", c.now.after_median_ci},
-                        {"host_fingerprint", c.now.host_fingerprint},
-                        {"host_class", c.now.host_class()}}},
-                      {"status", c.comparable ? "compared" : "no comparable baseline"},
-                      {"tolerance", c.tolerance}};
-  if (!c.comparable) j["why"] = c.why;
-  if (c.entry) j["baseline"] = store::to_json(*c.entry);
-  if (c.comparable) j["ratio_change"] = shift(c.ratio);
-  j["absolute"] = {{"compared", c.absolute_compared}, {"why", c.absolute_why}};
-  if (c.absolute_compared) j["absolute"]["change"] = shift(c.absolute);
-  return j;
 }
 
 }  // namespace perfgate::gate

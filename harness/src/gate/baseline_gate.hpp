@@ -21,12 +21,12 @@
 // entry that cannot be compared, is "no comparable baseline" — never a pass.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "store/baseline_file.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::gate {
 
@@ -54,8 +54,8 @@ struct ShiftTest {
 };
 
 struct BaselineCheck {
-  store::BaselineEntry now;                   // this run's figures, shaped like an entry
-  std::optional<store::BaselineEntry> entry;  // the accepted one, when there is one
+  model::BaselineEntry now;                   // this run's figures, shaped like an entry
+  std::optional<model::BaselineEntry> entry;  // the accepted one, when there is one
   bool comparable = false;
   std::string why;  // why not comparable
   double tolerance = 0.05;
@@ -72,17 +72,16 @@ std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, do
 
 // The rule and the verdict of one ratio against an entry's accepted runs, before any
 // correction (between-run p is Holm-corrected by check_against_baseline).
-ShiftTest ratio_rule(const store::BaselineEntry& now, const store::BaselineEntry& entry, double tolerance,
+ShiftTest ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry, double tolerance,
                      const BaselineOptions& options);
 
-// Checks `now` (one entry per gated metric of the run, from store::entries_from_scenario)
+// Checks `now` (one entry per gated metric of the run, from gate::entries_from_scenario)
 // against `baseline` with ratio_rule, Holm across the between-run comparisons.
-std::vector<BaselineCheck> check_against_baseline(const std::vector<store::BaselineEntry>& now,
-                                                  const store::Baseline& baseline, const BaselineOptions& options);
+std::vector<BaselineCheck> check_against_baseline(const std::vector<model::BaselineEntry>& now,
+                                                  const model::Baseline& baseline, const BaselineOptions& options);
 
-// {kind: baseline, name, passed (null when there was nothing to compare with), detail}.
-nlohmann::json baseline_gate_json(const BaselineCheck& check);
-// The figures behind the gate, for the scenario's `baseline` array in the results.
-nlohmann::json to_json(const BaselineCheck& check);
+// The gate of one check: passed is empty when there was nothing to compare with. The figures
+// behind it go to the scenario's `baseline` array (store/results_codec.hpp).
+model::GateResult baseline_gate(const BaselineCheck& check);
 
 }  // namespace perfgate::gate

@@ -6,8 +6,8 @@ using namespace perfgate;
 
 namespace {
 
-store::BaselineEntry entry(double ratio, double lo, double hi, const std::string& host = "h1") {
-  store::BaselineEntry e;
+model::BaselineEntry entry(double ratio, double lo, double hi, const std::string& host = "h1") {
+  model::BaselineEntry e;
   e.scenario = "s";
   e.profile = "quick";
   e.metric = "cpu_ms";
@@ -27,42 +27,42 @@ store::BaselineEntry entry(double ratio, double lo, double hi, const std::string
 }  // namespace
 
 TEST(BaselineGate, SameRatioPasses) {
-  store::Baseline b;
+  model::Baseline b;
   b.exists = true;
   b.entries = {entry(0.5, 0.48, 0.52)};
   auto c = gate::check_against_baseline({entry(0.51, 0.49, 0.53)}, b, {});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_TRUE(c[0].comparable);
   EXPECT_EQ(c[0].ratio.verdict, "no significant change");
-  EXPECT_TRUE(gate::baseline_gate_json(c[0])["passed"].get<bool>());
+  EXPECT_TRUE(gate::baseline_gate(c[0]).passed.value());
 }
 
 TEST(BaselineGate, RatioMovedFromHalfToEightTenthsFails) {
-  store::Baseline b;
+  model::Baseline b;
   b.exists = true;
   b.entries = {entry(0.5, 0.48, 0.52)};
   auto c = gate::check_against_baseline({entry(0.8, 0.77, 0.83)}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, "worse");
   EXPECT_NEAR(c[0].ratio.change, 1.6, 1e-9);
-  auto g = gate::baseline_gate_json(c[0]);
-  EXPECT_FALSE(g["passed"].get<bool>());
-  EXPECT_NE(g["detail"].get<std::string>().find("ratio moved"), std::string::npos);
+  auto g = gate::baseline_gate(c[0]);
+  EXPECT_FALSE(g.passed.value());
+  EXPECT_NE(g.detail.find("ratio moved"), std::string::npos);
   EXPECT_TRUE(c[0].absolute_compared);  // same host
 }
 
 TEST(BaselineGate, ImprovementIsReportedNotFailed) {
-  store::Baseline b;
+  model::Baseline b;
   b.exists = true;
   b.entries = {entry(0.8, 0.77, 0.83)};
   auto c = gate::check_against_baseline({entry(0.5, 0.48, 0.52, "h2")}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, "better");
-  EXPECT_TRUE(gate::baseline_gate_json(c[0])["passed"].get<bool>());
+  EXPECT_TRUE(gate::baseline_gate(c[0]).passed.value());
   EXPECT_FALSE(c[0].absolute_compared);
   EXPECT_NE(c[0].absolute_why.find("host fingerprint differs"), std::string::npos);
 }
 
 TEST(BaselineGate, WithinToleranceIsNotAFailureEvenIfSignificant) {
-  store::Baseline b;
+  model::Baseline b;
   b.exists = true;
   b.entries = {entry(1.0, 0.999, 1.001)};
   auto c = gate::check_against_baseline({entry(1.03, 1.029, 1.031)}, b, {0.05, 0.05});
@@ -70,13 +70,13 @@ TEST(BaselineGate, WithinToleranceIsNotAFailureEvenIfSignificant) {
 }
 
 TEST(BaselineGate, MissingEntryIsNoComparableBaselineNeverAPass) {
-  store::Baseline b;
+  model::Baseline b;
   b.exists = true;
   auto c = gate::check_against_baseline({entry(0.5, 0.48, 0.52)}, b, {});
   EXPECT_FALSE(c[0].comparable);
-  auto g = gate::baseline_gate_json(c[0]);
-  EXPECT_TRUE(g["passed"].is_null());
-  EXPECT_NE(g["detail"].get<std::string>().find("no comparable baseline"), std::string::npos);
+  auto g = gate::baseline_gate(c[0]);
+  EXPECT_FALSE(g.passed.has_value());
+  EXPECT_NE(g.detail.find("no comparable baseline"), std::string::npos);
 }
 
 TEST(BaselineGate, ShiftTestOfExactCounts) {
@@ -90,8 +90,8 @@ TEST(BaselineGate, ShiftTestOfExactCounts) {
 
 namespace {
 
-store::AcceptedRun accepted(double ratio, const std::string& cpu = "Intel Xeon", int cores = 2) {
-  store::AcceptedRun r;
+model::AcceptedRun accepted(double ratio, const std::string& cpu = "Intel Xeon", int cores = 2) {
+  model::AcceptedRun r;
   r.ratio = ratio;
   r.ci = {ratio * 0.98, ratio * 1.02};
   r.n = 12;
@@ -102,13 +102,13 @@ store::AcceptedRun accepted(double ratio, const std::string& cpu = "Intel Xeon",
   return r;
 }
 
-store::BaselineEntry on(store::BaselineEntry e, const std::string& cpu = "Intel Xeon", int cores = 2) {
+model::BaselineEntry on(model::BaselineEntry e, const std::string& cpu = "Intel Xeon", int cores = 2) {
   e.host = {{"cpu_model", cpu}, {"cores", cores}};
   return e;
 }
 
-gate::BaselineCheck check_one(const store::BaselineEntry& now, const store::BaselineEntry& accepted_entry) {
-  store::Baseline b;
+gate::BaselineCheck check_one(const model::BaselineEntry& now, const model::BaselineEntry& accepted_entry) {
+  model::Baseline b;
   b.exists = true;
   b.entries = {accepted_entry};
   auto c = gate::check_against_baseline({now}, b, {});
@@ -118,7 +118,7 @@ gate::BaselineCheck check_one(const store::BaselineEntry& now, const store::Base
 }
 
 // A ratio of `kept` of the improvement of `base`, with a narrow within-run interval.
-store::BaselineEntry keeping(double base, double kept) {
+model::BaselineEntry keeping(double base, double kept) {
   const double r = std::pow(base, kept);
   return on(entry(r, r * 0.99, r * 1.01));
 }
@@ -134,7 +134,7 @@ TEST(BaselineModel, HostOffsetWithinTheAcceptedSpreadPasses) {
   EXPECT_EQ(c.ratio.rule, "between-run");
   EXPECT_EQ(c.ratio.accepted_runs, 5);
   EXPECT_EQ(c.ratio.verdict, "no significant change");
-  EXPECT_TRUE(gate::baseline_gate_json(c)["passed"].get<bool>());
+  EXPECT_TRUE(gate::baseline_gate(c).passed.value());
 }
 
 TEST(BaselineModel, RatioFarOutsideTheAcceptedSpreadFails) {
@@ -144,8 +144,7 @@ TEST(BaselineModel, RatioFarOutsideTheAcceptedSpreadFails) {
   EXPECT_EQ(c.ratio.rule, "between-run");
   EXPECT_EQ(c.ratio.verdict, "worse");
   EXPECT_LT(c.ratio.p_adjusted, 0.05);
-  EXPECT_NE(gate::baseline_gate_json(c)["detail"].get<std::string>().find("outside the accepted runs' spread"),
-            std::string::npos);
+  EXPECT_NE(gate::baseline_gate(c).detail.find("outside the accepted runs' spread"), std::string::npos);
 }
 
 // Three back-to-back runs of photos_timeline agreed within 0.4% (0.115, 0.116, 0.116 in the
@@ -177,10 +176,10 @@ TEST(BaselineModel, FortyPercentOfTheImprovementKeptFailsSixtyPasses) {
   auto forty = check_one(keeping(0.25, 0.4), base);
   EXPECT_EQ(forty.ratio.rule, "kept-share");
   EXPECT_EQ(forty.ratio.verdict, "worse");
-  EXPECT_FALSE(gate::baseline_gate_json(forty)["passed"].get<bool>());
+  EXPECT_FALSE(gate::baseline_gate(forty).passed.value());
   auto sixty = check_one(keeping(0.25, 0.6), base);
   EXPECT_EQ(sixty.ratio.verdict, "no significant change");
-  EXPECT_TRUE(gate::baseline_gate_json(sixty)["passed"].get<bool>());
+  EXPECT_TRUE(gate::baseline_gate(sixty).passed.value());
   // Higher-is-better metrics keep their improvement above 1.
   auto up = on(entry(4, 3.9, 4.1));
   up.better = "higher";
@@ -201,7 +200,7 @@ TEST(BaselineModel, TheMainJobsForeignHostFailuresKeepMoreThanHalf) {
     auto c = check_one(on(entry(k.now, k.lo, k.hi)), on(entry(k.base, k.lo_b, k.hi_b), "AMD EPYC"));
     EXPECT_EQ(c.ratio.rule, "kept-share");
     EXPECT_GT(c.ratio.kept_share, 0.5) << k.now;
-    EXPECT_TRUE(gate::baseline_gate_json(c)["passed"].get<bool>()) << k.now;
+    EXPECT_TRUE(gate::baseline_gate(c).passed.value()) << k.now;
   }
 }
 

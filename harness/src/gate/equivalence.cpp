@@ -72,20 +72,17 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
   }
 }
 
-nlohmann::json EquivalenceGate::result() const {
+model::GateResult EquivalenceGate::result() const {
   std::string detail =
       failure_ ? *failure_
                : std::to_string(compared_) + " samples compared with the first, all equal" +
                      (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
-  return {{"kind", "equivalence"}, {"name", "same work"}, {"passed", !failure_.has_value()}, {"detail", detail}};
+  return {"equivalence", "same work", !failure_.has_value(), detail};
 }
 
-nlohmann::json ResponseGate::result() const {
+model::GateResult ResponseGate::result() const {
   const auto& failure = book_.failure();
-  return {{"kind", "equivalence"},
-          {"name", "same responses"},
-          {"passed", !failure.has_value()},
-          {"detail", failure ? *failure : book_.summary()}};
+  return {"equivalence", "same responses", !failure.has_value(), failure ? *failure : book_.summary()};
 }
 
 }  // namespace perfgate::gate

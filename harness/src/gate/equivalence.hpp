@@ -12,6 +12,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "load/response_book.hpp"
+#include "model/results_model.hpp"
 #include "run/batch_runner.hpp"
 #include "run/not_equivalent.hpp"
 
@@ -27,7 +28,7 @@ class EquivalenceGate {
   // Throws EquivalenceFailure on a mismatch.
   void check(const run::Sample& s, const run::SampleFiles& files);
   // A gate result for the results file: passed, and how many samples were compared.
-  nlohmann::json result() const;
+  model::GateResult result() const;
 
  private:
   struct Reference {
@@ -50,7 +51,7 @@ class EquivalenceGate {
 class ResponseGate {
  public:
   load::ResponseBook& book() { return book_; }
-  nlohmann::json result() const;
+  model::GateResult result() const;
 
  private:
   load::ResponseBook book_;

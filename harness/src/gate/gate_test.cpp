@@ -23,9 +23,9 @@ run::SampleFiles output(const TempDir& d, const std::string& name, const std::st
   std::ofstream(f.output_path) << text;
   return f;
 }
-stats::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v,
+model::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v,
                              const std::string& better = "lower") {
-  stats::Comparison c;
+  model::Comparison c;
   c.variant = "after";
   c.baseline = "before";
   c.metric = "wall_ms";
@@ -43,7 +43,7 @@ TEST(Equivalence, EqualDigestsPass) {
   gate::EquivalenceGate g({{"before", ""}, {"after", ""}}, d.path());
   g.check(sample("before", 1, "aa"), output(d, "1", "x\n"));
   g.check(sample("after", 1, "aa"), output(d, "2", "x\n"));
-  EXPECT_TRUE(g.result()["passed"].get<bool>());
+  EXPECT_TRUE(g.result().passed.value());
 }
 
 TEST(Equivalence, MismatchNamesSampleAndFirstDifferingLine) {
@@ -59,7 +59,7 @@ TEST(Equivalence, MismatchNamesSampleAndFirstDifferingLine) {
     EXPECT_NE(m.find("after (round 2)"), std::string::npos) << m;
     EXPECT_NE(m.find("first differing line 2: before 'row 2', after 'row 2''"), std::string::npos) << m;
   }
-  EXPECT_FALSE(g.result()["passed"].get<bool>());
+  EXPECT_FALSE(g.result().passed.value());
 }
 
 TEST(Equivalence, SweepVariantsCompareTheirExtraField) {
@@ -79,17 +79,17 @@ TEST(Policy, ImproveNeedsABetterVerdict) {
   auto better = comparison(0.5, 0.45, 0.55, stats::Verdict::Better);
   auto same = comparison(0.99, 0.95, 1.03, stats::Verdict::NoChange);
   auto worse = comparison(1.3, 1.2, 1.4, stats::Verdict::Worse);
-  EXPECT_TRUE(gate::policy_gate(&better, "wall_ms", "improve")["passed"].get<bool>());
-  EXPECT_FALSE(gate::policy_gate(&same, "wall_ms", "improve")["passed"].get<bool>());
-  EXPECT_TRUE(gate::policy_gate(&same, "wall_ms", "no-regress")["passed"].get<bool>());
-  EXPECT_FALSE(gate::policy_gate(&worse, "wall_ms", "no-regress")["passed"].get<bool>());
-  EXPECT_FALSE(gate::policy_gate(nullptr, "wall_ms", "no-regress")["passed"].get<bool>());
+  EXPECT_TRUE(gate::policy_gate(&better, "wall_ms", "improve").passed.value());
+  EXPECT_FALSE(gate::policy_gate(&same, "wall_ms", "improve").passed.value());
+  EXPECT_TRUE(gate::policy_gate(&same, "wall_ms", "no-regress").passed.value());
+  EXPECT_FALSE(gate::policy_gate(&worse, "wall_ms", "no-regress").passed.value());
+  EXPECT_FALSE(gate::policy_gate(nullptr, "wall_ms", "no-regress").passed.value());
 }
 
 TEST(Claims, JudgedOnTheWholeInterval) {
   catalog::Claim claim{"wall_ms", 5, {}, "after at least 5x faster"};
   auto clear = comparison(0.15, 0.14, 0.19, stats::Verdict::Better);
   auto straddles = comparison(0.18, 0.15, 0.21, stats::Verdict::Better);
-  EXPECT_TRUE(gate::claim_gate(&clear, claim)["passed"].get<bool>());
-  EXPECT_FALSE(gate::claim_gate(&straddles, claim)["passed"].get<bool>());
+  EXPECT_TRUE(gate::claim_gate(&clear, claim).passed.value());
+  EXPECT_FALSE(gate::claim_gate(&straddles, claim).passed.value());
 }

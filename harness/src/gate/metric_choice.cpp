@@ -107,20 +107,21 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
   return std::max({guard.band, noise, spread});
 }
 
-nlohmann::json guard_gate(const stats::Comparison* c, const catalog::Guard& guard, double band) {
-  nlohmann::json g = {{"kind", "guard"}, {"name", "no regress on " + guard.metric}, {"band", band}};
+model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {
+  model::GateResult g{"guard", "no regress on " + guard.metric};
+  g.band = band;
   if (!c) {
-    g["passed"] = true;
-    g["detail"] = guard.metric + " was not measured on both sides: nothing to guard";
+    g.passed = true;
+    g.detail = guard.metric + " was not measured on both sides: nothing to guard";
     return g;
   }
   const bool higher_is_better = c->better == "higher";
   const bool worse = higher_is_better ? c->r.ci.hi < 1 - band : c->r.ci.lo > 1 + band;
-  g["passed"] = !worse;
-  g["detail"] = "after/before " + guard.metric + " " + fixed(c->r.ratio, "%.3g") + "x [" + fixed(c->r.ci.lo, "%.3g") +
-                ", " + fixed(c->r.ci.hi, "%.3g") + "], band ±" + fixed(100 * band, "%.1f") + "%" +
-                (worse ? ": AFTER is slower beyond the band (an AFTER that trades CPU for waiting fails here)"
-                       : ": within the band");
+  g.passed = !worse;
+  g.detail = "after/before " + guard.metric + " " + fixed(c->r.ratio, "%.3g") + "x [" + fixed(c->r.ci.lo, "%.3g") +
+             ", " + fixed(c->r.ci.hi, "%.3g") + "], band ±" + fixed(100 * band, "%.1f") + "%" +
+             (worse ? ": AFTER is slower beyond the band (an AFTER that trades CPU for waiting fails here)"
+                    : ": within the band");
   return g;
 }
 

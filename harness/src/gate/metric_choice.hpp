@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "catalog/manifest.hpp"
+#include "model/results_model.hpp"
 #include "run/sample.hpp"
-#include "stats/scenario_stats.hpp"
 
 namespace perfgate::gate {
 
@@ -48,6 +48,6 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
 // Fails when the guard metric's whole interval lies above 1 + band (a significant slowdown
 // beyond its noise). `c` is the after/before comparison of the guard metric (null: not
 // measured, which passes with a note, since the gated metric still decides).
-nlohmann::json guard_gate(const stats::Comparison* c, const catalog::Guard& guard, double band);
+model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band);
 
 }  // namespace perfgate::gate

@@ -27,8 +27,8 @@ std::vector<run::Sample> rounds(double cpu_b, double wall_b, double cpu_a, doubl
   out.push_back(warm);
   return out;
 }
-stats::Comparison wall(double ratio, double lo, double hi) {
-  stats::Comparison c;
+model::Comparison wall(double ratio, double lo, double hi) {
+  model::Comparison c;
   c.variant = "after";
   c.baseline = "before";
   c.metric = "wall_ms";
@@ -70,10 +70,10 @@ TEST(WallGuard, BandWidensWithTheRunsOwnSpread) {
 TEST(WallGuard, FailsOnlyWhenTheWholeIntervalIsBeyondTheBand) {
   catalog::Guard g;
   auto slower = wall(1.6, 1.5, 1.7), noisy = wall(1.08, 0.95, 1.2), inside = wall(1.12, 1.09, 1.15);
-  EXPECT_FALSE(gate::guard_gate(&slower, g, 0.1)["passed"].get<bool>());
-  EXPECT_TRUE(gate::guard_gate(&noisy, g, 0.1)["passed"].get<bool>());
-  EXPECT_TRUE(gate::guard_gate(&inside, g, 0.1)["passed"].get<bool>());
-  EXPECT_TRUE(gate::guard_gate(nullptr, g, 0.1)["passed"].get<bool>());
+  EXPECT_FALSE(gate::guard_gate(&slower, g, 0.1).passed.value());
+  EXPECT_TRUE(gate::guard_gate(&noisy, g, 0.1).passed.value());
+  EXPECT_TRUE(gate::guard_gate(&inside, g, 0.1).passed.value());
+  EXPECT_TRUE(gate::guard_gate(nullptr, g, 0.1).passed.value());
 }
 
 TEST(MetricChoice, TimeQueuedBehindOtherWorkIsNotWaiting) {

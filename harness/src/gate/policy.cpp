@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gate/scenario_stats.hpp"
+
 namespace perfgate::gate {
 namespace {
 
@@ -21,41 +23,43 @@ std::string pval(double p) {
 
 }  // namespace
 
-std::string format_ratio(const stats::Comparison& c) {
-  return num(c.r.ratio) + "x [" + num(c.r.ci.lo) + ", " + num(c.r.ci.hi) + "]";
+std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
+  return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
 }
 
-nlohmann::json policy_gate(const stats::Comparison* c, const std::string& metric, const std::string& policy) {
-  nlohmann::json g = {{"kind", "policy"}, {"name", policy + " on " + metric}};
+std::string format_ratio(const model::Comparison& c) { return format_ratio(c.r.ratio, {c.r.ci.lo, c.r.ci.hi}); }
+
+model::GateResult policy_gate(const model::Comparison* c, const std::string& metric, const std::string& policy) {
+  model::GateResult g{"policy", policy + " on " + metric};
   if (!c) {
-    g["passed"] = false;
-    g["detail"] = "no paired samples of " + metric + " to decide on";
+    g.passed = false;
+    g.detail = "no paired samples of " + metric + " to decide on";
     return g;
   }
   const std::string verdict = stats::to_string(c->verdict);
   const bool passed = policy == "improve" ? c->verdict == stats::Verdict::Better : c->verdict != stats::Verdict::Worse;
-  g["passed"] = passed;
-  g["detail"] = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
-                pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
-                verdict +
-                (passed                ? ""
-                 : policy == "improve" ? " — AFTER must be significantly better"
-                                       : " — AFTER is significantly worse");
+  g.passed = passed;
+  g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
+             pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
+             verdict +
+             (passed                ? ""
+              : policy == "improve" ? " — AFTER must be significantly better"
+                                    : " — AFTER is significantly worse");
   return g;
 }
 
-nlohmann::json claim_gate(const stats::Comparison* c, const catalog::Claim& claim) {
-  nlohmann::json g = {{"kind", "claim"}, {"name", claim.text}};
+model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim) {
+  model::GateResult g{"claim", claim.text};
   if (!c) {
-    g["passed"] = false;
-    g["detail"] = "no paired samples of " + claim.metric;
+    g.passed = false;
+    g.detail = "no paired samples of " + claim.metric;
     return g;
   }
-  const bool ok = stats::meets_factor(c->r, claim.factor, stats::better_of(c->better));
-  g["passed"] = ok;
+  const bool ok = stats::meets_factor(c->r, claim.factor, better_of(c->better));
+  g.passed = ok;
   const double factor = c->better == "higher" ? c->r.ratio : 1.0 / c->r.ratio;
-  g["detail"] = "measured " + num(factor) + "x " + (c->better == "higher" ? "higher" : "lower") + " (ratio " +
-                format_ratio(*c) + "); the whole interval must clear " + num(claim.factor) + "x";
+  g.detail = "measured " + num(factor) + "x " + (c->better == "higher" ? "higher" : "lower") + " (ratio " +
+             format_ratio(*c) + "); the whole interval must clear " + num(claim.factor) + "x";
   return g;
 }
 

@@ -3,21 +3,22 @@
 // gated comparison.
 #pragma once
 
-#include <nlohmann/json.hpp>
+#include <array>
 #include <optional>
 #include <string>
 
 #include "catalog/manifest.hpp"
-#include "stats/scenario_stats.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::gate {
 
 // `primary` is null when the metric was never measured (a crash before two rounds).
-nlohmann::json policy_gate(const stats::Comparison* primary, const std::string& metric, const std::string& policy);
+model::GateResult policy_gate(const model::Comparison* primary, const std::string& metric, const std::string& policy);
 
-nlohmann::json claim_gate(const stats::Comparison* c, const catalog::Claim& claim);
+model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim);
 
 // "0.43x [0.41, 0.45]": how a ratio and its interval are printed everywhere.
-std::string format_ratio(const stats::Comparison& c);
+std::string format_ratio(const model::Comparison& c);
+std::string format_ratio(double ratio, const std::array<double, 2>& ci);
 
 }  // namespace perfgate::gate

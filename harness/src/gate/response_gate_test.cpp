@@ -18,9 +18,9 @@ TEST(ResponseGate, DetailSaysWhatWasCheckedWhenEveryAnswerAgreed) {
   g.book().answer("/a", 0, 200, kAlpha, "alpha");
   g.book().answer("/a", 1, 200, kAlpha, "alpha");
   const auto r = g.result();
-  EXPECT_TRUE(r["passed"].get<bool>());
-  EXPECT_EQ(r["kind"], "equivalence");
-  EXPECT_NE(r["detail"].get<std::string>().find("3 answers of 1 paths checked"), std::string::npos) << r["detail"];
+  EXPECT_TRUE(r.passed.value());
+  EXPECT_EQ(r.kind, "equivalence");
+  EXPECT_NE(r.detail.find("3 answers of 1 paths checked"), std::string::npos) << r.detail;
 }
 
 TEST(ResponseGate, FailsWithTheBooksFirstDifference) {
@@ -29,15 +29,14 @@ TEST(ResponseGate, FailsWithTheBooksFirstDifference) {
   g.book().answer("/a", 0, 200, kAlpha, "alpha");
   g.book().answer("/a", 7, 200, kBeta, "");
   const auto r = g.result();
-  EXPECT_FALSE(r["passed"].get<bool>());
-  EXPECT_NE(r["detail"].get<std::string>().find("GET /a: after (round 2, warm-up request #7)"), std::string::npos)
-      << r["detail"];
+  EXPECT_FALSE(r.passed.value());
+  EXPECT_NE(r.detail.find("GET /a: after (round 2, warm-up request #7)"), std::string::npos) << r.detail;
 }
 
 TEST(ResponseGate, AServersOwnDivergenceFailsTheGate) {
   gate::ResponseGate g;
   g.book().report_divergence("server (after) reported not equivalent: stale row");
-  EXPECT_FALSE(g.result()["passed"].get<bool>());
+  EXPECT_FALSE(g.result().passed.value());
 }
 
 TEST(SelfReport, AProgramsEquivalentFalseThrowsWithItsReason) {
@@ -56,7 +55,7 @@ TEST(SelfReport, AProgramsEquivalentFalseThrowsWithItsReason) {
               std::string::npos)
         << e.what();
   }
-  EXPECT_FALSE(g.result()["passed"].get<bool>());
+  EXPECT_FALSE(g.result().passed.value());
 }
 
 TEST(SelfReport, ReadsTheContractFields) {

@@ -8,7 +8,6 @@
 #include "perfgate/percentile.hpp"
 #include "stats/multiple.hpp"
 #include "stats/rank_tests.hpp"
-#include "store/results_input.hpp"
 
 namespace perfgate::gate {
 
@@ -45,34 +44,29 @@ std::array<double, 2> ratio_ci(const std::vector<double>& a, const std::vector<d
   return {perfgate::percentile_sorted(stats, 0.025), perfgate::percentile_sorted(stats, 0.975)};
 }
 
-const json* find_scenario(const json& results, const std::string& name, const std::string& profile) {
-  for (const auto& s : results["scenarios"])
-    if (s.value("name", "") == name && s.value("profile", "") == profile) return &s;
-  return nullptr;
-}
-
 }  // namespace
 
-RunDiff diff_runs(const json& o, const json& n, const DiffOptions& opt) {
+RunDiff diff_runs(const model::ResultsDoc& o, const model::ResultsDoc& n, const DiffOptions& opt) {
   RunDiff d;
-  d.old_host = o["host"].value("fingerprint", "");
-  d.new_host = n["host"].value("fingerprint", "");
+  d.old_host = o.host.fingerprint;
+  d.new_host = n.host.fingerprint;
   d.same_host = d.old_host == d.new_host;
-  d.old_commit = o["run"]["git"].value("commit", "");
-  d.new_commit = n["run"]["git"].value("commit", "");
-  for (const auto& so : o["scenarios"]) {
-    const std::string name = so.value("name", ""), profile = so.value("profile", "");
-    const json* sn = find_scenario(n, name, profile);
+  d.old_commit = o.run.commit;
+  d.new_commit = n.run.commit;
+  for (const auto& so : o.scenarios) {
+    const std::string& name = so.name;
+    const std::string& profile = so.profile;
+    const model::ScenarioResult* sn = n.find(name, profile);
     if (!sn) {
       d.only_old.push_back(name + "/" + profile);
       continue;
     }
     std::vector<std::string> metrics;
-    const std::string primary = so.value("primary_metric", "");
+    const std::string& primary = so.primary_metric;
     if (opt.all_metrics) {
       std::set<std::string> all;
-      for (const auto& [v, ms] : so["summaries"].items())
-        for (const auto& [m, _] : ms.items()) all.insert(m);
+      for (const auto& [v, ms] : so.summaries)
+        for (const auto& [m, _] : ms) all.insert(m);
       metrics.assign(all.begin(), all.end());
     } else if (!opt.metrics.empty()) {
       metrics.assign(opt.metrics.begin(), opt.metrics.end());
@@ -81,10 +75,9 @@ RunDiff diff_runs(const json& o, const json& n, const DiffOptions& opt) {
       for (const char* m : {"wall_ms", "cpu_ms"})
         if (m != primary) metrics.push_back(m);
     }
-    for (const auto& v : so.value("variants", json::array())) {
-      const std::string variant = v.value("name", "");
+    for (const auto& variant : so.variant_names) {
       for (const auto& metric : metrics) {
-        auto a = store::measured_values(so, variant, metric), b = store::measured_values(*sn, variant, metric);
+        auto a = so.measured_values(variant, metric), b = sn->measured_values(variant, metric);
         if (a.size() < 2 || b.size() < 2) continue;
         DiffRow r;
         r.scenario = name;
@@ -92,13 +85,12 @@ RunDiff diff_runs(const json& o, const json& n, const DiffOptions& opt) {
         r.variant = variant;
         r.metric = metric;
         r.gated = metric == primary;
-        const json& sum = so["summaries"];
-        if (sum.contains(variant) && sum[variant].contains(metric)) {
-          r.unit = sum[variant][metric].value("unit", "");
-          r.better = sum[variant][metric].value("better", "lower");
-        } else {
-          r.better = "lower";
-        }
+        r.better = "lower";
+        if (auto v = so.summaries.find(variant); v != so.summaries.end())
+          if (auto m = v->second.find(metric); m != v->second.end()) {
+            r.unit = m->second.unit;
+            r.better = m->second.better.empty() ? "lower" : m->second.better;
+          }
         r.n_old = a.size();
         r.n_new = b.size();
         r.old_median = median_of(a);
@@ -112,9 +104,8 @@ RunDiff diff_runs(const json& o, const json& n, const DiffOptions& opt) {
       }
     }
   }
-  for (const auto& sn : n["scenarios"])
-    if (!find_scenario(o, sn.value("name", ""), sn.value("profile", "")))
-      d.only_new.push_back(sn.value("name", "") + "/" + sn.value("profile", ""));
+  for (const auto& sn : n.scenarios)
+    if (!o.find(sn.name, sn.profile)) d.only_new.push_back(sn.name + "/" + sn.profile);
   std::vector<double> p;
   for (const auto& r : d.rows) p.push_back(r.p);
   auto adj = stats::holm(p);

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "model/results_model.hpp"
+
 namespace perfgate::gate {
 
 struct DiffOptions {
@@ -48,7 +50,8 @@ struct RunDiff {
   std::vector<std::string> only_old, only_new;  // scenario/profile in one run only
 };
 
-RunDiff diff_runs(const nlohmann::json& old_results, const nlohmann::json& new_results, const DiffOptions& options);
+RunDiff diff_runs(const model::ResultsDoc& old_results, const model::ResultsDoc& new_results,
+                  const DiffOptions& options);
 
 nlohmann::json to_json(const RunDiff& diff);
 

@@ -2,25 +2,31 @@
 
 #include <gtest/gtest.h>
 
-using nlohmann::json;
+namespace model = perfgate::model;
 
 namespace {
 
-json results(const std::vector<double>& after_cpu, const std::string& host = "h") {
-  json samples = json::array();
+model::ResultsDoc results(const std::vector<double>& after_cpu, const std::string& host = "h") {
+  model::ScenarioResult s;
+  s.name = "s";
+  s.profile = "quick";
+  s.primary_metric = "cpu_ms";
+  s.variant_names = {"before", "after"};
   for (std::size_t i = 0; i < after_cpu.size(); ++i)
-    for (const std::string v : {"before", "after"})
-      samples.push_back({{"round", i + 1},
-                         {"variant", v},
-                         {"warmup", false},
-                         {"metrics", {{"cpu_ms", {{"value", v == "before" ? 10.0 + 0.01 * i : after_cpu[i]}}}}}});
-  json s = {{"name", "s"},
-            {"profile", "quick"},
-            {"primary_metric", "cpu_ms"},
-            {"variants", {{{"name", "before"}}, {{"name", "after"}}}},
-            {"samples", samples},
-            {"summaries", {{"after", {{"cpu_ms", {{"unit", "ms"}, {"better", "lower"}}}}}}}};
-  return {{"run", {{"git", {{"commit", "c"}}}}}, {"host", {{"fingerprint", host}}}, {"scenarios", {s}}};
+    for (const std::string v : {"before", "after"}) {
+      perfgate::run::Sample x;
+      x.round = static_cast<int>(i) + 1;
+      x.variant = v;
+      x.metrics["cpu_ms"].value = v == "before" ? 10.0 + 0.01 * static_cast<double>(i) : after_cpu[i];
+      s.samples.push_back(x);
+    }
+  s.summaries["after"]["cpu_ms"].unit = "ms";
+  s.summaries["after"]["cpu_ms"].better = "lower";
+  model::ResultsDoc d;
+  d.run.commit = "c";
+  d.host.fingerprint = host;
+  d.scenarios = {s};
+  return d;
 }
 
 }  // namespace

@@ -7,20 +7,6 @@
 
 namespace perfgate::run {
 
-json to_json(const Sample& s) {
-  json metrics = json::object();
-  for (const auto& [name, m] : s.metrics)
-    metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", m.better}, {"source", m.source}};
-  json j = {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
-            {"exit_code", s.exit_code}, {"digest", s.digest},   {"metrics", metrics}};
-  if (s.steal_ms) {
-    j["steal_ms"] = *s.steal_ms;
-    j["irq_ms"] = s.irq_ms.value_or(0);
-    j["steal_flagged"] = s.steal_flagged;
-  }
-  return j;
-}
-
 json summarise_steal(const std::vector<Sample>& samples, const std::string& variant) {
   std::vector<double> wall, steal, irq;
   int flagged = 0;

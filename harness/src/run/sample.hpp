@@ -39,8 +39,6 @@ struct Sample {
 // flagged: its wall time says more about the host than about the program.
 inline constexpr double kStealFlagShare = 0.05;
 
-json to_json(const Sample&);
-
 // The figures the harness measures outside the program (wall, CPU, RSS, syscalls, context
 // switches), each with its source. See docs/scenario-contract.md.
 void add_outside_metrics(Sample&, const ChildResult&);

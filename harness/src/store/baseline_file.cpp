@@ -6,9 +6,8 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "stats/bootstrap.hpp"
+#include "gate/policy.hpp"
 #include "store/results_file.hpp"
-#include "store/results_input.hpp"
 
 namespace perfgate::store {
 namespace {
@@ -123,45 +122,7 @@ BaselineEntry parse_entry(const json& j, const std::string& file, const std::str
   return e;
 }
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 100 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
-  return buf;
-}
-
-bool finite_interval(const json& ci) {
-  return ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number() &&
-         std::isfinite(ci[0].get<double>()) && std::isfinite(ci[1].get<double>());
-}
-
 }  // namespace
-
-std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
-  return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
-}
-
-AcceptedRun BaselineEntry::as_run() const {
-  AcceptedRun a;
-  a.ratio = ratio;
-  a.ci = ci;
-  a.n = n;
-  a.cpu_model = host.value("cpu_model", "unknown");
-  if (a.cpu_model.empty()) a.cpu_model = "unknown";
-  a.cores = host.contains("cores") && host["cores"].is_number_integer() ? host["cores"].get<int>() : 0;
-  a.host_fingerprint = host_fingerprint;
-  a.commit = commit;
-  a.run_id = run_id;
-  a.recorded_at = recorded_at;
-  return a;
-}
-
-const BaselineEntry* Baseline::find(const std::string& scenario, const std::string& profile,
-                                    const std::string& metric) const {
-  for (const auto& e : entries)
-    if (e.scenario == scenario && e.profile == profile && e.metric == metric) return &e;
-  return nullptr;
-}
 
 Baseline load_baseline(const fs::path& file) {
   Baseline b;
@@ -271,77 +232,6 @@ void save_baseline(const Baseline& b) {
   write_file_atomic(target, ordered(b).dump(2) + "\n");
 }
 
-std::vector<BaselineEntry> entries_from_scenario(const json& results, const json& scenario,
-                                                 std::vector<std::string>* skipped) {
-  std::vector<BaselineEntry> out;
-  const std::string name = scenario.value("name", ""), profile = scenario.value("profile", "");
-  auto skip = [&](const std::string& what, const std::string& why) {
-    if (skipped) skipped->push_back(name + "/" + profile + what + ": " + why);
-  };
-  if (scenario.contains("error")) {
-    skip("", "the scenario did not complete (" + scenario["error"].value("message", "error") + ")");
-    return out;
-  }
-  for (const auto& g : scenario["gates"])
-    if (g.value("kind", "") == "equivalence" && g["passed"].is_boolean() && !g["passed"].get<bool>()) {
-      skip("", "its equivalence gate failed");
-      return out;
-    }
-  const json& run = results["run"];
-  const json& host = results["host"];
-  for (const auto& c : scenario["comparisons"]) {
-    if (!c.value("gated", false)) continue;
-    const std::string metric = c.value("metric", "");
-    if (!c["ratio"].is_number() || !finite_interval(c["ci"])) {
-      skip("/" + metric, "the ratio or its interval is not finite (a zero median)");
-      continue;
-    }
-    BaselineEntry e;
-    e.scenario = name;
-    e.profile = profile;
-    e.metric = metric;
-    e.variant = c.value("variant", "after");
-    e.compare_to = c.value("baseline", "before");
-    e.unit = c.value("unit", "");
-    e.better = c.value("better", "lower");
-    e.ratio = c["ratio"].get<double>();
-    e.ci = {c["ci"][0].get<double>(), c["ci"][1].get<double>()};
-    e.confidence = c.value("confidence", 0.95);
-    e.n = c.value("n", 0);
-    if (e.n < 2) {
-      skip("/" + metric, "fewer than 2 rounds");
-      continue;
-    }
-    auto medians = [&](const std::string& variant, double& median, std::array<double, 2>& ci) {
-      auto values = measured_values(scenario, variant, metric);
-      if (values.empty()) return false;
-      // A fixed seed: the same results file gives the same baseline, byte for byte.
-      auto iv = stats::bootstrap_median_ci(values, 1, 2000, e.confidence);
-      std::vector<double> sorted = values;
-      std::sort(sorted.begin(), sorted.end());
-      const std::size_t k = sorted.size();
-      median = k % 2 ? sorted[k / 2] : (sorted[k / 2 - 1] + sorted[k / 2]) / 2;
-      ci = {iv.lo, iv.hi};
-      return true;
-    };
-    if (!medians(e.compare_to, e.before_median, e.before_median_ci) ||
-        !medians(e.variant, e.after_median, e.after_median_ci)) {
-      skip("/" + metric, "no raw samples of " + metric);
-      continue;
-    }
-    e.host_fingerprint = scenario_host_fingerprint(results, scenario);
-    e.host = {{"cpu_model", host.value("cpu_model", "")},
-              {"cores", host.value("cores", 0)},
-              {"kernel", host.value("kernel", "")}};
-    e.commit = run["git"].value("commit", "unknown");
-    e.dirty = run["git"].value("dirty", false);
-    e.run_id = run.value("id", "");
-    e.recorded_at = now_iso8601();
-    out.push_back(std::move(e));
-  }
-  return out;
-}
-
 std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh, bool append) {
   std::vector<BaselineChange> changes;
   std::vector<std::string> replaced;  // keys whose runs this call started afresh (no --append)
@@ -352,7 +242,8 @@ std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<Basel
       b.entries.push_back(e);
       b.entries.back().runs = {e.as_run()};
       replaced.push_back(e.key());
-      changes.push_back({e.key(), "added", format_ratio(e.ratio, e.ci) + " from commit " + e.commit.substr(0, 12)});
+      changes.push_back(
+          {e.key(), "added", gate::format_ratio(e.ratio, e.ci) + " from commit " + e.commit.substr(0, 12)});
       continue;
     }
     const bool known =
@@ -360,25 +251,25 @@ std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<Basel
     const bool fresh_start = !append && std::find(replaced.begin(), replaced.end(), e.key()) == replaced.end();
     if (fresh_start && known && it->runs.size() == 1) {  // the same results file accepted again
       replaced.push_back(e.key());
-      changes.push_back({e.key(), "unchanged", format_ratio(e.ratio, e.ci)});
+      changes.push_back({e.key(), "unchanged", gate::format_ratio(e.ratio, e.ci)});
       continue;
     }
     if (!fresh_start && known) {
       changes.push_back(
-          {e.key(), "unchanged", format_ratio(e.ratio, e.ci) + " (run " + e.run_id + " already accepted)"});
+          {e.key(), "unchanged", gate::format_ratio(e.ratio, e.ci) + " (run " + e.run_id + " already accepted)"});
       continue;
     }
     std::vector<AcceptedRun> runs = fresh_start ? std::vector<AcceptedRun>{} : it->runs;
     runs.push_back(e.as_run());
     if (fresh_start) replaced.push_back(e.key());
-    const std::string before = format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ")";
+    const std::string before = gate::format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ")";
     BaselineEntry next = e;
     next.tolerance = it->tolerance;
     next.runs = std::move(runs);
     *it = std::move(next);
     changes.push_back({e.key(), fresh_start ? "updated" : "appended",
-                       before + " → " + format_ratio(e.ratio, e.ci) + " (commit " + e.commit.substr(0, 12) + "), " +
-                           std::to_string(it->runs.size()) + " accepted run(s)"});
+                       before + " → " + gate::format_ratio(e.ratio, e.ci) + " (commit " + e.commit.substr(0, 12) +
+                           "), " + std::to_string(it->runs.size()) + " accepted run(s)"});
   }
   return changes;
 }

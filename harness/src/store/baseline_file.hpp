@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/results_model.hpp"
+
 namespace perfgate::store {
 
 namespace fs = std::filesystem;
@@ -19,49 +21,10 @@ using json = nlohmann::json;
 
 inline constexpr int kBaselineSchemaVersion = 2;  // 1 (one run per entry) is still read
 
-// One accepted run of an entry. The host class (CPU model and core count) groups runs whose
-// ratios are expected to agree; the fingerprint (kernel, memory, cgroup layout too) is finer.
-struct AcceptedRun {
-  double ratio = 1;
-  std::array<double, 2> ci{1, 1};
-  int n = 0;
-  std::string cpu_model, host_fingerprint;
-  int cores = 0;
-  std::string commit, run_id, recorded_at;
-  std::string host_class() const { return cpu_model + " x" + std::to_string(cores); }
-};
-
-struct BaselineEntry {
-  std::string scenario, profile, metric;
-  std::string variant = "after", compare_to = "before";
-  std::string unit, better = "lower";
-  double ratio = 1;
-  std::array<double, 2> ci{1, 1};
-  double confidence = 0.95;
-  int n = 0;
-  double before_median = 0, after_median = 0;
-  std::array<double, 2> before_median_ci{0, 0}, after_median_ci{0, 0};
-  std::string host_fingerprint;
-  json host = json::object();  // cpu_model, cores, kernel: for people reading the file
-  std::string commit;
-  bool dirty = false;
-  std::string run_id, recorded_at;
-  std::optional<double> tolerance;  // overrides --baseline-tolerance for this entry (a fraction)
-  // Every accepted run, oldest first; the fields above are the newest one's. A schema-1 entry
-  // reads as one run.
-  std::vector<AcceptedRun> runs;
-
-  AcceptedRun as_run() const;  // this entry's own figures as one accepted run
-  std::string host_class() const { return as_run().host_class(); }
-  std::string key() const { return scenario + "/" + profile + "/" + metric; }
-};
-
-struct Baseline {
-  fs::path file;
-  bool exists = false;
-  std::vector<BaselineEntry> entries;
-  const BaselineEntry* find(const std::string& scenario, const std::string& profile, const std::string& metric) const;
-};
+// The entries are model values (model/results_model.hpp); this file reads and writes them.
+using model::AcceptedRun;
+using model::Baseline;
+using model::BaselineEntry;
 
 // A missing file is an empty baseline (exists = false). Throws UsageError "FILE: FIELD: ..."
 // on anything malformed.
@@ -73,12 +36,6 @@ void save_baseline(const Baseline& baseline);
 json to_json(const BaselineEntry& e);
 json to_json(const Baseline& b);
 
-// The figures of one scenario of a results document, as baseline entries: one per gated
-// comparison (after vs before) with a finite ratio and interval. `skipped` gets "KEY: why"
-// for gated comparisons that cannot be used.
-std::vector<BaselineEntry> entries_from_scenario(const json& results, const json& scenario,
-                                                 std::vector<std::string>* skipped = nullptr);
-
 struct BaselineChange {
   std::string key, what, detail;  // what: added, updated, appended, unchanged
 };
@@ -89,8 +46,5 @@ struct BaselineChange {
 // tolerance.
 std::vector<BaselineChange> refresh_entries(Baseline& baseline, const std::vector<BaselineEntry>& fresh,
                                             bool append = false);
-
-// "0.43x [0.41, 0.45]"
-std::string format_ratio(double ratio, const std::array<double, 2>& ci);
 
 }  // namespace perfgate::store

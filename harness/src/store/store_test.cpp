@@ -7,6 +7,7 @@
 #include "store/baseline_file.hpp"
 #include "store/github_actions.hpp"
 #include "store/junit_file.hpp"
+#include "store/results_codec.hpp"
 
 using namespace perfgate;
 
@@ -57,4 +58,39 @@ TEST(Baseline, SaveFollowsALinkAndRoundTrips) {
   ASSERT_EQ(again.entries.size(), 1u);
   EXPECT_EQ(again.entries[0].key(), "s/quick/cpu_ms");
   EXPECT_DOUBLE_EQ(again.entries[0].ci[1], 0.6);
+}
+
+// A results file written before the results were typed reads through the codec and writes
+// back equal: every typed section (samples, summaries, comparisons, gates) is re-encoded from
+// the structs, so a key the codec drops or renames fails here.
+TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
+  const std::filesystem::path file = std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json";
+  const nlohmann::json original = nlohmann::json::parse(*try_read_file(file));
+  const model::ResultsDoc doc = store::read_results(file);
+  ASSERT_EQ(doc.scenarios.size(), 1u);
+  const auto& s = doc.scenarios[0];
+  EXPECT_EQ(s.name, "aa_true");
+  EXPECT_EQ(s.samples.size(), 10u);
+  EXPECT_FALSE(s.comparisons.empty());
+  ASSERT_EQ(s.gates.size(), 3u);
+  EXPECT_EQ(s.gates[0].kind, "equivalence");
+  EXPECT_TRUE(s.gates[0].passed.value());
+  EXPECT_TRUE(s.gates[2].band.has_value());
+  EXPECT_EQ(s.measured_values("after", "wall_ms").size(), 4u);
+  EXPECT_EQ(store::to_json(doc), original);
+  for (const char* typed : {"samples", "summaries", "comparisons", "gates"})
+    EXPECT_FALSE(s.other.contains(typed)) << typed << " must come from the structs, not travel untouched";
+}
+
+TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
+  TempDir d;
+  auto j = nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
+  j["scenarios"][0]["comparisons"][0]["ratio"] = "fast";
+  write_file_atomic(d.path() / "r.json", j.dump());
+  try {
+    store::read_results(d.path() / "r.json");
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("r.json: scenarios[0].comparisons[0].ratio"), std::string::npos) << e.what();
+  }
 }

@@ -1,7 +1,9 @@
 #include "suite/baseline_apply.hpp"
 
 #include "catalog/catalog.hpp"
+#include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::suite {
 
@@ -26,14 +28,14 @@ nlohmann::json baseline_header(const std::optional<store::Baseline>& baseline, c
 
 BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,
                               const nlohmann::json& results, double alpha, double tolerance) {
-  std::vector<store::BaselineEntry> now;
+  std::vector<model::BaselineEntry> now;
   std::vector<std::size_t> owner;
+  const model::ResultsDoc header = store::results_from_json(results);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = *runs[i];
     // Equivalence failed or the run broke: its figures say nothing about speed.
     if (r.exit_code == kExitEquivalence || r.exit_code == kExitRun || !r.error_message.empty()) continue;
-    json scenario = r.doc;
-    for (auto& e : store::entries_from_scenario(results, scenario)) {
+    for (auto& e : gate::entries_from_scenario(header, store::scenario_from_json(r.doc))) {
       now.push_back(std::move(e));
       owner.push_back(i);
     }
@@ -42,12 +44,12 @@ BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, c
   BaselineCounts counts;
   for (std::size_t k = 0; k < checks.size(); ++k) {
     auto& r = *runs[owner[k]];
-    json g = gate::baseline_gate_json(checks[k]);
-    r.doc["gates"].push_back(g);
+    const model::GateResult g = gate::baseline_gate(checks[k]);
+    r.doc["gates"].push_back(store::to_json(g));
     if (!r.doc.contains("baseline")) r.doc["baseline"] = json::array();
-    r.doc["baseline"].push_back(gate::to_json(checks[k]));
+    r.doc["baseline"].push_back(store::to_json(checks[k]));
     ++(checks[k].comparable ? counts.compared : counts.missing);
-    if (g["passed"].is_boolean() && !g["passed"].get<bool>() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
+    if (g.failed() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
   }
   return counts;
 }

@@ -88,7 +88,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   }
   status.done();
 
-  std::vector<stats::Comparison*> gated;
+  std::vector<model::Comparison*> gated;
   for (auto& r : runs)
     for (auto& c : r->comparisons)
       if (c.gated) gated.push_back(&c);

@@ -3,11 +3,12 @@
 #include <algorithm>
 
 #include "common/errors.hpp"
+#include "gate/scenario_stats.hpp"
 
 namespace perfgate::suite {
 
-void decide_family(std::vector<stats::Comparison*> gated, int family_total, double alpha_per_look, double noise) {
-  std::vector<stats::Comparison> others(
+void decide_family(std::vector<model::Comparison*> gated, int family_total, double alpha_per_look, double noise) {
+  std::vector<model::Comparison> others(
       static_cast<std::size_t>(std::max(0, family_total - static_cast<int>(gated.size()))));
   for (auto& c : others) {
     c.r.p_wilcoxon = 1;
@@ -15,7 +16,7 @@ void decide_family(std::vector<stats::Comparison*> gated, int family_total, doub
     c.better = "lower";
     gated.push_back(&c);
   }
-  stats::decide_family(gated, alpha_per_look, noise);
+  gate::decide_family(gated, alpha_per_look, noise);
 }
 
 int worse_exit_code(int a, int b) {

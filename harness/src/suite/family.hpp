@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "stats/scenario_stats.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::suite {
 
 // Holm across `gated` plus (family_total − gated.size()) absent comparisons at p = 1, each
 // decided at alpha_per_look against the noise band. family_total ≤ gated.size(): no padding.
-void decide_family(std::vector<stats::Comparison*> gated, int family_total, double alpha_per_look, double noise);
+void decide_family(std::vector<model::Comparison*> gated, int family_total, double alpha_per_look, double noise);
 
 // The more severe of two exit codes.
 int worse_exit_code(int a, int b);

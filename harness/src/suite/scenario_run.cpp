@@ -9,6 +9,7 @@
 #include "measure/host.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/counting_sample.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::suite {
 
@@ -56,8 +57,8 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
   return out;
 }
 
-std::vector<stats::VariantPair> ScenarioRun::pairs() const {
-  std::vector<stats::VariantPair> out;
+std::vector<gate::VariantPair> ScenarioRun::pairs() const {
+  std::vector<gate::VariantPair> out;
   for (const auto& v : sp.variants)
     if (v.compare_to) out.push_back({v.name, *v.compare_to, v.name == "after" && *v.compare_to == "before"});
   return out;
@@ -73,7 +74,7 @@ static std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::
 }
 
 bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const {
-  auto cs = stats::compare_samples(measured, {{"after", "before", true}}, gated_for(sp, measured), rp.seed);
+  auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp, measured), rp.seed);
   const double threshold = rp.alpha_per_look / std::max(1, rp.gated_total);
   std::size_t decided = 0;
   for (const auto& c : cs) {
@@ -172,7 +173,8 @@ void ScenarioRun::run_rounds() {
     };
   }
   auto gates_now = [&] {
-    return m.kind == "service" ? json::array({responses.result()}) : json::array({equivalence.result()});
+    return m.kind == "service" ? json::array({store::to_json(responses.result())})
+                               : json::array({store::to_json(equivalence.result())});
   };
   hooks.should_stop = [&](const std::vector<run::Sample>& measured, int) { return clear_at_look(measured); };
   try {
@@ -212,22 +214,22 @@ void ScenarioRun::fail(const Error& e) {
 
 void ScenarioRun::analyse() {
   json samples = json::array();
-  for (const auto& s : outcome.samples) samples.push_back(run::to_json(s));
+  for (const auto& s : outcome.samples) samples.push_back(store::to_json(s));
   doc["samples"] = samples;
-  doc["summaries"] = stats::to_json(stats::summarize_samples(outcome.samples));
+  doc["summaries"] = store::to_json(gate::summarize_samples(outcome.samples));
   // Per variant: what its CPUs lost to the hypervisor and how much of the wall noise that was.
   doc["steal"] = json::object();
   for (const auto& v : sp.variants) doc["steal"][v.name] = run::summarise_steal(outcome.samples, v.name);
-  comparisons = stats::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
+  comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
   if (sp.choose_metric) {
     auto choice = gate::choose_ab_metric(outcome.samples);
     doc["metric_choice"] = gate::to_json(choice);
     doc["primary_metric"] = choice.metric;
   }
-  std::vector<stats::Comparison*> informational;
+  std::vector<model::Comparison*> informational;
   for (auto& c : comparisons)
     if (!c.gated) informational.push_back(&c);
-  stats::decide_exploratory(informational, rp.alpha, rp.noise);
+  gate::decide_exploratory(informational, rp.alpha, rp.noise);
   json series = json::object(), extra = json::object();
   for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
     if (it->warmup) continue;
@@ -252,11 +254,11 @@ void ScenarioRun::analyse() {
 
 void ScenarioRun::comparisons_to_doc() {
   json cs = json::array();
-  for (const auto& c : comparisons) cs.push_back(stats::to_json(c, 0.95));
+  for (const auto& c : comparisons) cs.push_back(store::to_json(c));
   doc["comparisons"] = cs;
 }
 
-const stats::Comparison* ScenarioRun::find(const std::string& variant, const std::string& metric) const {
+const model::Comparison* ScenarioRun::find(const std::string& variant, const std::string& metric) const {
   for (const auto& c : comparisons)
     if (c.variant == variant && c.baseline == "before" && c.metric == metric) return &c;
   return nullptr;
@@ -266,27 +268,27 @@ void ScenarioRun::finalise() {
   comparisons_to_doc();
   if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
   const std::string primary = doc.value("primary_metric", sp.manifest.primary_metric);
-  json g = gate::policy_gate(find("after", primary), primary, sp.policy);
-  doc["gates"].push_back(g);
-  bool ok = g["passed"].get<bool>();
+  const model::GateResult g = gate::policy_gate(find("after", primary), primary, sp.policy);
+  doc["gates"].push_back(store::to_json(g));
+  bool ok = !g.failed();
   // Whatever is gated, the guard metric (wall time) must not regress beyond its noise.
   // A guard metric this kind of scenario does not measure (a gbench binary has no wall_ms) is
   // a note, not a gate: a gate that checked nothing must not read as a pass.
   const auto& guard = sp.manifest.guard;
-  const stats::Comparison* guarded =
+  const model::Comparison* guarded =
       guard.metric != "none" && guard.metric != primary ? find("after", guard.metric) : nullptr;
   if (guard.metric != "none" && guard.metric != primary && !guarded)
     doc["notes"].push_back("guard: " + guard.metric + " was not measured on both sides, so nothing guards it");
   if (guarded) {
-    json gg = gate::guard_gate(guarded, guard, gate::guard_band(outcome.samples, guard, rp.noise));
-    ok = ok && gg["passed"].get<bool>();
-    doc["gates"].push_back(gg);
+    const model::GateResult gg = gate::guard_gate(guarded, guard, gate::guard_band(outcome.samples, guard, rp.noise));
+    ok = ok && !gg.failed();
+    doc["gates"].push_back(store::to_json(gg));
   }
   if (sp.policy == "improve")
     for (const auto& claim : sp.claims) {
-      json cg = gate::claim_gate(find("after", claim.metric), claim);
-      ok = ok && cg["passed"].get<bool>();
-      doc["gates"].push_back(cg);
+      const model::GateResult cg = gate::claim_gate(find("after", claim.metric), claim);
+      ok = ok && !cg.failed();
+      doc["gates"].push_back(store::to_json(cg));
     }
   if (!ok) exit_code = kExitPerformance;
   fill_anchors();

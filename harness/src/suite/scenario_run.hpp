@@ -14,7 +14,7 @@
 #include "plan/plan.hpp"
 #include "run/batch_runner.hpp"
 #include "run/service_sampler.hpp"
-#include "stats/scenario_stats.hpp"
+#include "gate/scenario_stats.hpp"
 #include "suite/pg_context.hpp"
 #include "suite/status_line.hpp"
 
@@ -36,7 +36,7 @@ struct ScenarioRun {
 
   json doc;
   run::BatchOutcome outcome;
-  std::vector<stats::Comparison> comparisons;
+  std::vector<model::Comparison> comparisons;
   std::optional<fixtures::FixtureInfo> fixture;
   std::string error_message;
   int exit_code = kExitOk;
@@ -52,13 +52,13 @@ struct ScenarioRun {
   void fail(const Error& e);
 
   // The comparison of `variant` against before on `metric`, or null.
-  const stats::Comparison* find(const std::string& variant, const std::string& metric) const;
+  const model::Comparison* find(const std::string& variant, const std::string& metric) const;
   std::string prefix() const;
 
  private:
   json variants_json() const;
   std::vector<run::VariantCommand> commands() const;
-  std::vector<stats::VariantPair> pairs() const;
+  std::vector<gate::VariantPair> pairs() const;
   bool clear_at_look(const std::vector<run::Sample>& measured) const;
   std::string estimate(const std::vector<run::Sample>& samples) const;
   // The rounds stopped: by an error (recorded; the scenario exits with its code) or by an

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "gate/baseline_entries.hpp"
+#include "store/results_codec.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/family.hpp"
 #include "suite/run_document.hpp"
@@ -13,8 +15,8 @@
 namespace perfgate::suite {
 namespace {
 
-stats::Comparison gated_comparison(double p, double lo, double hi) {
-  stats::Comparison c;
+model::Comparison gated_comparison(double p, double lo, double hi) {
+  model::Comparison c;
   c.variant = "after";
   c.baseline = "before";
   c.metric = "cpu_ms";
@@ -148,7 +150,7 @@ struct Analysed {
       r->analyse();
       runs.push_back(std::move(r));
     }
-    std::vector<stats::Comparison*> gated;
+    std::vector<model::Comparison*> gated;
     for (auto& r : runs)
       for (auto& c : r->comparisons)
         if (c.gated) gated.push_back(&c);
@@ -184,7 +186,8 @@ TEST(BaselineApply, LosingAnAcceptedImprovementFailsThePassingScenario) {
   ASSERT_EQ(now.runs[0]->exit_code, kExitOk);
   store::Baseline b;
   b.exists = true;
-  b.entries = store::entries_from_scenario(accepted.results(), accepted.runs[0]->doc);
+  b.entries = gate::entries_from_scenario(store::results_from_json(accepted.results()),
+                                          store::scenario_from_json(accepted.runs[0]->doc));
   ASSERT_EQ(b.entries.size(), 1u);
   auto counts = apply_baseline(now.runs, b, now.results(), 0.05, 0.05);
   EXPECT_EQ(counts.compared, 1);

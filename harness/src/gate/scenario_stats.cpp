@@ -1,15 +1,18 @@
-#include "stats/scenario_stats.hpp"
+#include "gate/scenario_stats.hpp"
 
 #include "stats/multiple.hpp"
 #include "stats/power.hpp"
 
-namespace perfgate::stats {
+namespace perfgate::gate {
+
+using model::Comparison;
+using stats::Better;
 
 Better better_of(const std::string& s) { return s == "higher" ? Better::Higher : Better::Lower; }
 
-Summaries summarize_samples(const std::vector<run::Sample>& samples) {
+model::Summaries summarize_samples(const std::vector<run::Sample>& samples) {
   std::map<std::string, std::map<std::string, std::vector<double>>> values;
-  Summaries out;
+  model::Summaries out;
   for (const auto& s : samples) {
     if (s.warmup) continue;
     for (const auto& [name, m] : s.metrics) {
@@ -21,7 +24,7 @@ Summaries summarize_samples(const std::vector<run::Sample>& samples) {
     }
   }
   for (auto& [variant, metrics] : values)
-    for (auto& [name, v] : metrics) out[variant][name].s = summarize(v);
+    for (auto& [name, v] : metrics) out[variant][name].s = stats::summarize(v);
   return out;
 }
 
@@ -58,7 +61,7 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
       c.gated = pair.gated && gated_metrics.count(name);
       // One bootstrap stream per comparison: the same seed replays every interval.
       try {
-        c.r = paired_ratio(v.first, v.second, seed + 7919 * ++stream);
+        c.r = stats::paired_ratio(v.first, v.second, seed + 7919 * ++stream);
       } catch (const std::invalid_argument&) {
         continue;  // a metric that can go negative has no meaningful ratio; it stays in the summaries
       }
@@ -71,62 +74,24 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
 void decide_family(const std::vector<Comparison*>& family, double alpha, double noise) {
   std::vector<double> p;
   for (const auto* c : family) p.push_back(c->r.p_wilcoxon);
-  std::vector<double> adjusted = holm(p);
+  std::vector<double> adjusted = stats::holm(p);
   for (std::size_t i = 0; i < family.size(); ++i) {
     family[i]->p_adjusted = adjusted[i];
-    family[i]->verdict = decide(family[i]->r, adjusted[i], alpha, noise, better_of(family[i]->better));
+    family[i]->verdict = stats::decide(family[i]->r, adjusted[i], alpha, noise, better_of(family[i]->better));
     family[i]->alpha_corrected = alpha / static_cast<double>(family.size());
     if (family[i]->r.log_scale)
-      family[i]->detectable_effect = detectable_effect(family[i]->r.log_ratios, family[i]->alpha_corrected, noise);
+      family[i]->detectable_effect =
+          stats::detectable_effect(family[i]->r.log_ratios, family[i]->alpha_corrected, noise);
   }
 }
 
 void decide_exploratory(const std::vector<Comparison*>& comparisons, double alpha, double noise) {
   for (auto* c : comparisons) {
     c->p_adjusted = c->r.p_wilcoxon;
-    c->verdict = decide(c->r, c->p_adjusted, alpha, noise, better_of(c->better));
+    c->verdict = stats::decide(c->r, c->p_adjusted, alpha, noise, better_of(c->better));
     c->alpha_corrected = alpha;
-    if (c->r.log_scale) c->detectable_effect = detectable_effect(c->r.log_ratios, alpha, noise);
+    if (c->r.log_scale) c->detectable_effect = stats::detectable_effect(c->r.log_ratios, alpha, noise);
   }
 }
 
-nlohmann::json to_json(const Summaries& summaries) {
-  nlohmann::json out = nlohmann::json::object();
-  for (const auto& [variant, metrics] : summaries)
-    for (const auto& [name, m] : metrics)
-      out[variant][name] = {{"n", m.s.n},           {"unit", m.unit},   {"better", m.better},   {"source", m.source},
-                            {"median", m.s.median}, {"mean", m.s.mean}, {"stddev", m.s.stddev}, {"mad", m.s.mad},
-                            {"min", m.s.min},       {"max", m.s.max},   {"p50", m.s.p50},       {"p90", m.s.p90},
-                            {"p95", m.s.p95},       {"p99", m.s.p99}};
-  return out;
-}
-
-namespace {
-nlohmann::json finite_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-}  // namespace
-
-nlohmann::json to_json(const Comparison& c, double confidence) {
-  nlohmann::json j = {{"variant", c.variant},
-                      {"baseline", c.baseline},
-                      {"metric", c.metric},
-                      {"unit", c.unit},
-                      {"better", c.better},
-                      {"gated", c.gated},
-                      {"n", c.r.n},
-                      {"ratio", finite_or_null(c.r.ratio)},
-                      {"ci", {finite_or_null(c.r.ci.lo), finite_or_null(c.r.ci.hi)}},
-                      {"confidence", confidence},
-                      {"log_scale", c.r.log_scale},
-                      {"p_wilcoxon", c.r.p_wilcoxon},
-                      {"wilcoxon_method", c.r.wilcoxon_method},
-                      {"p_wilcoxon_adjusted", c.p_adjusted},
-                      {"p_mann_whitney", c.r.p_mann_whitney},
-                      {"verdict", to_string(c.verdict)},
-                      {"ci_confidence", c.r.ci_confidence},
-                      {"zero_spread", c.r.zero_spread},
-                      {"alpha_corrected", c.alpha_corrected}};
-  j["detectable_effect"] = c.detectable_effect ? finite_or_null(*c.detectable_effect) : nlohmann::json(nullptr);
-  return j;
-}
-
-}  // namespace perfgate::stats
+}  // namespace perfgate::gate

@@ -1,0 +1,39 @@
+// From a scenario's samples to its summaries and paired comparisons, and their verdicts: the
+// plain functions of stats/ applied to run::Sample values, into model:: results.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "model/results_model.hpp"
+#include "run/sample.hpp"
+#include "stats/verdict.hpp"
+
+namespace perfgate::gate {
+
+model::Summaries summarize_samples(const std::vector<run::Sample>& samples);
+
+struct VariantPair {
+  std::string variant, baseline;
+  bool gated;  // after vs before
+};
+
+// Every metric both variants of a pair report, paired by round. `gated_metrics` are the ones
+// the policy decides on (for the gated pair only).
+std::vector<model::Comparison> compare_samples(const std::vector<run::Sample>& samples,
+                                               const std::vector<VariantPair>& pairs,
+                                               const std::set<std::string>& gated_metrics, std::uint64_t seed);
+
+// Holm across `family`, then the verdict rule at `alpha` with the noise band. The detectable
+// effect is computed at alpha / |family| (Holm's first, strictest step: conservative).
+void decide_family(const std::vector<model::Comparison*>& family, double alpha, double noise);
+// Comparisons that gate nothing (every other metric, every sweep variant): the verdict rule on
+// the unadjusted p. Exploratory by design — correcting hundreds of descriptive comparisons
+// would hide every effect — and the results say so (p_wilcoxon_adjusted == p_wilcoxon).
+void decide_exploratory(const std::vector<model::Comparison*>& comparisons, double alpha, double noise);
+
+stats::Better better_of(const std::string& s);
+
+}  // namespace perfgate::gate

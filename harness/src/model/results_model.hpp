@@ -1,0 +1,178 @@
+// The results of a run as values: what a scenario measured, compared and decided, and the
+// accepted baseline entries it is checked against. Structs only: the JSON keys they are read
+// from and written as belong to one module, store/results_codec.hpp (docs/results-schema.md).
+// Gates fill these, the suite assembles them, every writer and reader of a results file takes
+// them.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/sample.hpp"
+#include "stats/paired.hpp"
+#include "stats/summary.hpp"
+#include "stats/verdict.hpp"
+
+namespace perfgate::model {
+
+struct MetricSummary {
+  stats::Summary s;
+  std::string unit, better, source;
+};
+// variant → metric → summary, over measured (non-warm-up) samples.
+using Summaries = std::map<std::string, std::map<std::string, MetricSummary>>;
+
+// One metric of one variant against its compare_to, paired by round.
+struct Comparison {
+  std::string variant, baseline, metric, unit, better;
+  bool gated = false;
+  stats::PairedRatio r;
+  double confidence = 0.95;  // the level asked for (r.ci_confidence: the level achieved)
+  double p_adjusted = 1;
+  stats::Verdict verdict = stats::Verdict::NoChange;
+  // The smallest slowdown this comparison would have flagged with 80% power (stats/power.hpp)
+  // at alpha_corrected, noise band included; null when its rounds cannot decide at all.
+  double alpha_corrected = 0.05;
+  std::optional<double> detectable_effect;
+};
+
+// One gate's decision: equivalence, policy, guard, claim or baseline. `passed` is empty when
+// there was nothing to decide on (no comparable baseline): never a pass.
+struct GateResult {
+  GateResult() = default;
+  GateResult(std::string kind_, std::string name_, std::optional<bool> passed_ = std::nullopt, std::string detail_ = {})
+      : kind(std::move(kind_)), name(std::move(name_)), passed(passed_), detail(std::move(detail_)) {}
+  std::string kind, name;
+  std::optional<bool> passed;
+  std::string detail;
+  std::optional<double> band;  // guard: the noise band the guard metric may move within
+  bool failed() const { return passed.has_value() && !*passed; }
+};
+
+// One accepted run of a baseline entry. The host class (CPU model and core count) groups runs
+// whose ratios are expected to agree; the fingerprint (kernel, memory, cgroup layout too) is
+// finer.
+struct AcceptedRun {
+  double ratio = 1;
+  std::array<double, 2> ci{1, 1};
+  int n = 0;
+  std::string cpu_model, host_fingerprint;
+  int cores = 0;
+  std::string commit, run_id, recorded_at;
+  std::string host_class() const { return cpu_model + " x" + std::to_string(cores); }
+};
+
+// The accepted AFTER/BEFORE ratio of one scenario × profile × gated metric (baseline.json).
+struct BaselineEntry {
+  std::string scenario, profile, metric;
+  std::string variant = "after", compare_to = "before";
+  std::string unit, better = "lower";
+  double ratio = 1;
+  std::array<double, 2> ci{1, 1};
+  double confidence = 0.95;
+  int n = 0;
+  double before_median = 0, after_median = 0;
+  std::array<double, 2> before_median_ci{0, 0}, after_median_ci{0, 0};
+  std::string host_fingerprint;
+  nlohmann::json host = nlohmann::json::object();  // cpu_model, cores, kernel: for people reading the file
+  std::string commit;
+  bool dirty = false;
+  std::string run_id, recorded_at;
+  std::optional<double> tolerance;  // overrides --baseline-tolerance for this entry (a fraction)
+  // Every accepted run, oldest first; the fields above are the newest one's. A schema-1 entry
+  // reads as one run.
+  std::vector<AcceptedRun> runs;
+
+  AcceptedRun as_run() const {  // this entry's own figures as one accepted run
+    AcceptedRun a{ratio, ci, n, host.value("cpu_model", "unknown"), host_fingerprint, 0, commit, run_id, recorded_at};
+    if (a.cpu_model.empty()) a.cpu_model = "unknown";
+    if (host.contains("cores") && host["cores"].is_number_integer()) a.cores = host["cores"].get<int>();
+    return a;
+  }
+  std::string host_class() const { return as_run().host_class(); }
+  std::string key() const { return scenario + "/" + profile + "/" + metric; }
+};
+
+struct Baseline {
+  std::filesystem::path file;
+  bool exists = false;
+  std::vector<BaselineEntry> entries;
+  const BaselineEntry* find(const std::string& scenario, const std::string& profile, const std::string& metric) const {
+    for (const auto& e : entries)
+      if (e.scenario == scenario && e.profile == profile && e.metric == metric) return &e;
+    return nullptr;
+  }
+};
+
+// One scenario of a results document. The sections every reader uses are typed; the rest of
+// the entry (fixture, anchors, series, …: written for people and the report) travels as it was
+// read, in `other`.
+struct ScenarioResult {
+  std::string name, profile, kind, primary_metric;
+  std::vector<std::string> variant_names;  // in run order, read from `variants` (which travels in `other`)
+  std::vector<run::Sample> samples;
+  Summaries summaries;
+  std::vector<Comparison> comparisons;
+  std::vector<GateResult> gates;
+  struct Error {
+    int exit_code = 0;
+    std::string message;
+    std::optional<std::string> stderr_tail;
+  };
+  std::optional<Error> error;  // when the scenario could not be run
+  struct MergedFrom {
+    std::string file, run_id, host_fingerprint;
+    nlohmann::json shard;  // {index, count} or null
+  };
+  std::optional<MergedFrom> merged_from;  // a merged shard's own origin (its host may differ from the run's)
+  nlohmann::json other = nlohmann::json::object();
+
+  // The measured (non-warm-up) values of one variant's metric, in round order.
+  std::vector<double> measured_values(const std::string& variant, const std::string& metric) const;
+  const Comparison* find(const std::string& variant, const std::string& metric) const {
+    for (const auto& c : comparisons)
+      if (c.variant == variant && c.metric == metric) return &c;
+    return nullptr;
+  }
+  bool equivalence_failed() const {
+    for (const auto& g : gates)
+      if (g.kind == "equivalence" && g.failed()) return true;
+    return false;
+  }
+};
+
+// What the readers use of a run's header and host; the rest travels in `other`.
+struct RunHeader {
+  std::string id, commit = "unknown";
+  bool dirty = false;
+  nlohmann::json other = nlohmann::json::object();
+};
+struct HostInfo {
+  std::string fingerprint, cpu_model, kernel;
+  int cores = 0;
+  nlohmann::json other = nlohmann::json::object();
+};
+
+struct ResultsDoc {
+  RunHeader run;
+  HostInfo host;
+  std::vector<ScenarioResult> scenarios;
+  nlohmann::json outcome = nlohmann::json::object();
+  // The host a scenario was measured on: its own (merged shards may come from several perf
+  // VMs) or the run's.
+  std::string host_fingerprint(const ScenarioResult& s) const {
+    return s.merged_from ? s.merged_from->host_fingerprint : host.fingerprint;
+  }
+  const ScenarioResult* find(const std::string& name, const std::string& profile) const {
+    for (const auto& s : scenarios)
+      if (s.name == name && s.profile == profile) return &s;
+    return nullptr;
+  }
+};
+
+}  // namespace perfgate::model
