@@ -1,22 +1,16 @@
 // The load engine: one Asio event loop, N keep-alive connections, Beast's HTTP/1.1 parser.
 #include "load/http_load.hpp"
 
-#include <sched.h>
-#include <time.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/basic_parser.hpp>
-#include <boost/beast/http/read.hpp>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
 #include <deque>
 #include <exception>
 #include <memory>
@@ -24,55 +18,19 @@
 #include <stdexcept>
 #include <thread>
 
-#include "load/body_parser.hpp"
+#include "load/connection.hpp"
 #include "load/load_options.hpp"
+#include "load/response_reader.hpp"
+#include "perfgate/percentile.hpp"
+#include "perfgate/thread_cpu.hpp"
 
 namespace perfgate::load {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
 using tcp = asio::ip::tcp;
-using Clock = std::chrono::steady_clock;
 using boost::system::error_code;
 
 namespace {
-
-double thread_cpu_s() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-struct Request {
-  std::uint64_t k = 0;
-  std::size_t path = 0;
-  Clock::time_point origin;  // latency origin: the write (closed loop) or the intended send time (open loop)
-  bool measured = false;
-  bool waited = false;  // open loop: found no free connection at its intended time
-};
-
-struct Conn {
-  explicit Conn(asio::io_context& io) : sock(io), backoff(io) {
-    // Beast reads max(512, free capacity) bytes at a time: without room up front, a 16 KiB
-    // body would take 32 recv calls.
-    buf.reserve(64 * 1024);
-  }
-  Conn(const Conn&) = delete;
-  Conn& operator=(const Conn&) = delete;
-
-  tcp::socket sock;
-  asio::steady_timer backoff;
-  beast::flat_buffer buf;
-  std::optional<BodyParser> parser;
-  std::string body;   // the response being read
-  std::string error;  // why the last request failed (for the response gate)
-  bool open = false;
-  bool busy = false;
-  bool timed_out = false;
-  Request req;
-  Clock::time_point started;  // when this connection started on req (timeout origin)
-};
 
 class Engine {
  public:
@@ -96,7 +54,7 @@ class Engine {
   }
 
   LoadResult run() {
-    const double cpu0 = thread_cpu_s();
+    const double cpu0 = perfgate::ns_to_ms(perfgate::thread_cpu_ns()) / 1e3;
     t0_ = Clock::now();
     measure_start_ = t0_ + seconds(o_.warmup_s);
     window_end_ = measure_start_ + seconds(o_.duration_s);
@@ -108,14 +66,18 @@ class Engine {
       total_ = o_.max_requests > 0 ? warm + o_.max_requests
                                    : static_cast<std::uint64_t>(std::ceil((o_.warmup_s + o_.duration_s) * o_.rate_rps));
       for (auto& c : conns_) idle_.push_back(c.get());
-      tick();
     } else {
       for (auto& c : conns_) next(*c);
     }
     arm_watchdog();
-    io_.run();
+    if (open_loop_ && o_.tick_us > 0) {
+      run_in_ticks();
+    } else {
+      if (open_loop_) tick();
+      io_.run();
+    }
     LoadResult r = collect();
-    r.client_cpu_s = thread_cpu_s() - cpu0;
+    r.client_cpu_s = perfgate::ns_to_ms(perfgate::thread_cpu_ns()) / 1e3 - cpu0;
     r.client_wall_s = seconds_between(t0_, Clock::now());
     return r;
   }
@@ -161,7 +123,37 @@ class Engine {
   }
 
   // --- open loop: release every request whose intended time has come ----------------------
+  // Per request (tick_us == 0): a timer for each intended send time.
   void tick() {
+    release();
+    if (finished_ || next_k_ >= total_) return;
+    sched_.expires_at(intended(next_k_));
+    sched_.async_wait([this](error_code ec) {
+      if (!ec) tick();
+    });
+  }
+
+  // In ticks: the thread sleeps until the next tick (or the next intended send time, when
+  // later), then reads every response that arrived, and sends every request that came due,
+  // in one wake-up. A request sent late keeps its intended time as its latency's origin.
+  void run_in_ticks() {
+    const auto tick =
+        std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::micro>(o_.tick_us));
+    auto woke = Clock::now();
+    release();
+    while (!finished_) {
+      io_.poll();
+      if (finished_) break;
+      auto wake = woke + tick;
+      if (next_k_ < total_) wake = std::max(wake, intended(next_k_));
+      sleep_until(wake);
+      woke = Clock::now();
+      ++wakeups_;
+      release();
+    }
+  }
+
+  void release() {
     if (finished_) return;
     const auto now = Clock::now();
     std::size_t added = 0;
@@ -186,12 +178,7 @@ class Engine {
     for (std::size_t i = queue_.size() - std::min(added, queue_.size()); i < queue_.size(); ++i)
       queue_[i].waited = true;
     max_queue_ = std::max<std::uint64_t>(max_queue_, queue_.size());
-    if (next_k_ < total_) {
-      sched_.expires_at(intended(next_k_));
-      sched_.async_wait([this](error_code ec) {
-        if (!ec) tick();
-      });
-    } else {
+    if (next_k_ >= total_ && !schedule_done_) {
       schedule_done_ = true;
       drain_deadline_ = Clock::now() + seconds(o_.timeout_s);
       check_done();
@@ -205,6 +192,8 @@ class Engine {
     c.req = r;
     c.started = Clock::now();
     if (!open_loop_) c.req.origin = c.started;
+    if (open_loop_ && r.measured)
+      send_delays_us_.push_back(std::chrono::duration<double, std::micro>(c.started - r.origin).count());
     if (c.open) {
       write(c);
       return;
@@ -217,6 +206,7 @@ class Engine {
       if (ec) return complete(c, Outcome::ConnectError);
       error_code ignore;
       c.sock.set_option(tcp::no_delay(true), ignore);
+      stamp_arrivals(c.sock.native_handle());
       c.open = true;
       ++connects_;
       write(c);
@@ -231,21 +221,33 @@ class Engine {
         return complete(c, Outcome::Error);
       }
       c.parser.emplace(&c.body);
-      http::async_read(c.sock, c.buf, *c.parser, [this, &c](error_code ec2, std::size_t) {
-        if (c.timed_out) return complete(c, Outcome::Timeout);
-        if (ec2) {
-          c.error = "the response could not be read: " + ec2.message();
-          return complete(c, Outcome::Error);
-        }
-        complete(c, Outcome::Ok);
-      });
+      read_response(c);
+    });
+  }
+
+  // Reads before waiting: a response (or the server's close) may be there already, and Asio's
+  // edge-triggered wait would not report bytes that arrived before it was armed.
+  void read_response(Conn& c) {
+    ReadStep step = read_available(c.sock.native_handle(), c.buf, *c.parser);
+    if (step.kind == ReadStep::Done) return complete(c, Outcome::Ok, step.arrived);
+    if (step.kind == ReadStep::Failed) {
+      c.error = std::move(step.error);
+      return complete(c, Outcome::Error);
+    }
+    c.sock.async_wait(tcp::socket::wait_read, [this, &c](error_code ec) {
+      if (c.timed_out) return complete(c, Outcome::Timeout);
+      if (ec) {
+        c.error = "the response could not be read: " + ec.message();
+        return complete(c, Outcome::Error);
+      }
+      read_response(c);
     });
   }
 
   enum class Outcome { Ok, Error, ConnectError, Timeout };
 
-  void complete(Conn& c, Outcome outcome) {
-    const auto now = Clock::now();
+  // `now`: when the response arrived (the kernel's stamp) or the failure was seen.
+  void complete(Conn& c, Outcome outcome, Clock::time_point now = Clock::now()) {
     c.busy = false;
     const Request& r = c.req;
     if (outcome == Outcome::Ok) {
@@ -361,6 +363,13 @@ class Engine {
     r.max_queue = max_queue_;
     r.warmup_responses = warmup_responses_;
     r.connects = connects_;
+    r.wakeups = wakeups_;
+    if (!send_delays_us_.empty()) {
+      std::sort(send_delays_us_.begin(), send_delays_us_.end());
+      r.send_delay_us_p50 = percentile_sorted(send_delays_us_, 0.5);
+      r.send_delay_us_p99 = percentile_sorted(send_delays_us_, 0.99);
+      r.send_delay_us_max = send_delays_us_.back();
+    }
     for (std::size_t i = 0; i < seen_.size(); ++i) {
       if (!seen_[i]) continue;
       r.body_digest.emplace(set_.paths[i], to_hex(BodyDigest{seen_[i]->high64, seen_[i]->low64}));
@@ -389,7 +398,8 @@ class Engine {
   std::vector<Conn*> idle_;
 
   std::uint64_t responses_ = 0, errors_ = 0, timeouts_ = 0, body_bytes_ = 0, queued_ = 0, max_queue_ = 0;
-  std::uint64_t warmup_responses_ = 0, connects_ = 0;
+  std::uint64_t warmup_responses_ = 0, connects_ = 0, wakeups_ = 0;
+  std::vector<double> send_delays_us_;
   std::array<std::uint64_t, 1000> status_{};
   std::vector<double> latencies_;
   std::vector<std::optional<XXH128_hash_t>> seen_;

@@ -12,10 +12,11 @@
 // Closed loop: every connection sends its next request as soon as the previous response has
 // arrived; latency = response complete − request written.
 // Open loop (rate_rps > 0): the k-th request's intended send time is start + k / rate_rps,
-// whatever the server does. A request whose time has come waits in a FIFO queue while every
-// connection is busy, and its latency still counts from its intended send time — so a stalled
-// server shows up as latency (no coordinated omission). At the end of the schedule the run
-// drains: queued and in-flight requests finish or time out (timeout_s after the schedule end).
+// whatever the server does; the thread wakes once per tick (LoadOptions::tick_us) to send
+// what came due and read what arrived (latency ends at the kernel's receive stamp). A request whose time has come waits
+// in a FIFO queue while every connection is busy, and its latency still counts from its intended send time — so a
+// stalled server shows up as latency (no coordinated omission). At the end of the schedule the run drains: queued and
+// in-flight requests finish or time out (timeout_s after the schedule end).
 //
 // The k-th request of a run asks for RequestSet::pick(seed, k): the sequence of paths is a
 // pure function of (set, seed), independent of timing and of the number of connections.
@@ -98,6 +99,13 @@ struct LoadOptions {
   std::uint64_t seed = 1;          // the request sequence (RequestSet::pick)
   double warmup_s = 0.0;           // run this long before measuring (responses not counted)
   bool keep_latencies = true;      // keep every latency in LoadResult::latencies_us
+  // Open loop: the load thread wakes at most once per tick_us (or at the next intended send
+  // time, when later), reads every response that arrived and sends every request that came
+  // due. A request sent up to a tick late still counts its latency from its intended time, and
+  // a response's arrival is the kernel's receive stamp, not the wake-up that read it. On a VM
+  // a wake-up costs ~30 µs of CPU, so waking per request (0) spends the generator's core on
+  // sleeping (scenarios/asset_cache/README.md). Connections must cover rate × (tick + response time).
+  double tick_us = 500;
   // When set, every answer (warm-up included) is checked in it as it arrives; the caller
   // names the run with book->begin() first. Only touched by the load thread while it runs.
   ResponseBook* book = nullptr;
@@ -120,8 +128,12 @@ struct LoadResult {
   std::uint64_t max_queue = 0;
   std::uint64_t warmup_responses = 0;
   std::uint64_t connects = 0;  // TCP connections opened (keep-alive: ~ connections)
-  double client_cpu_s = 0;     // CPU time of the load thread over warm-up + window + drain
-  double client_wall_s = 0;    // wall time of the load thread over the same span
+  // Open loop: how long after its intended send time a measured request went out (µs; inside
+  // its latency), and how often the load thread woke (tick_us > 0).
+  double send_delay_us_p50 = 0, send_delay_us_p99 = 0, send_delay_us_max = 0;
+  std::uint64_t wakeups = 0;
+  double client_cpu_s = 0;   // CPU time of the load thread over warm-up + window + drain
+  double client_wall_s = 0;  // wall time of the load thread over the same span
   // Every path that answered (warm-up included): XXH3-128 hex of its first body.
   std::map<std::string, std::string> body_digest;
   std::vector<std::string> inconsistent_paths;  // answered more than one distinct body

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   app.add_option("-d,--duration", o.duration_s, "measured seconds")->capture_default_str();
   app.add_option("-n,--requests", o.max_requests, "measure this many requests instead of a duration");
   app.add_option("--rate", o.rate_rps, "open loop at this offered rate (requests/s); 0 = closed loop");
+  app.add_option("--tick-us", o.tick_us, "open loop: wake at most once per this many µs (0: per request)")
+      ->capture_default_str();
   app.add_option("--timeout", o.timeout_s, "per-request timeout, seconds")->capture_default_str();
   app.add_option("--warmup", o.warmup_s, "warm-up seconds (not measured)")->capture_default_str();
   app.add_option("--cpus", o.cpus, "pin the load thread to these CPUs")->delimiter(',');

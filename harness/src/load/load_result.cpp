@@ -51,6 +51,8 @@ nlohmann::json LoadResult::to_json(bool with_bodies) const {
       {"max_queue", max_queue},
       {"warmup_responses", warmup_responses},
       {"connects", connects},
+      {"send_delay_us", {{"p50", send_delay_us_p50}, {"p99", send_delay_us_p99}, {"max", send_delay_us_max}}},
+      {"wakeups", wakeups},
       {"client_cpu_s", client_cpu_s},
       {"client_wall_s", client_wall_s},
       {"client_cpu_utilization", client_wall_s > 0 ? client_cpu_s / client_wall_s : 0.0},

@@ -4,6 +4,7 @@
   tools/measure.py --build BUILD_DIR --fixture DIR effects      the write-up's effects, interleaved rounds
   tools/measure.py --build BUILD_DIR --fixture DIR wrk          perfgate-load vs wrk, same server/URLs/cores/concurrency
   tools/measure.py --build BUILD_DIR --fixture DIR sweep        cache x capacity x workload, one round
+  tools/measure.py --build BUILD_DIR --fixture DIR generator    the open-loop generator's own CPU (its cgroup) per rate x tick
 
 Every server is started fresh (`asset_cache serve`, taskset -c SERVER_CPU), driven, stopped with
 SIGTERM. Server CPU comes from /proc/PID/task/*/schedstat (ns, every thread), the cache
@@ -178,6 +179,75 @@ def vs_wrk(args):
     return out
 
 
+def cgroup_cpu_parent():
+    """Where a child cgroup that counts CPU can be made: (dir, file with the usage, its unit in ns)."""
+    own = {}
+    with open("/proc/self/cgroup") as f:
+        for line in f:
+            _, ctrls, path = line.rstrip("\n").split(":", 2)
+            for c in ctrls.split(",") if ctrls else [""]:
+                own[c] = path
+    with open("/proc/self/mounts") as f:
+        mounts = [l.split() for l in f]
+    for _, point, fstype, opts, *_ in mounts:
+        if fstype == "cgroup2":
+            return os.path.join(point, own.get("", "/").lstrip("/")), "cpu.stat", 1000
+    for _, point, fstype, opts, *_ in mounts:
+        if fstype == "cgroup" and "cpuacct" in opts.split(","):
+            return os.path.join(point, own.get("cpuacct", own.get("cpu,cpuacct", "/")).lstrip("/")), "cpuacct.usage", 1
+    raise RuntimeError("no cgroup file system that counts CPU is mounted")
+
+
+def in_own_cgroup(cmd, name):
+    """Runs cmd in a cgroup of its own; returns (stdout, CPU seconds of everything it ran)."""
+    parent, usage_file, unit_ns = cgroup_cpu_parent()
+    group = os.path.join(parent, name)
+    os.mkdir(group)
+    try:
+        procs = os.path.join(group, "cgroup.procs")
+
+        def enter():
+            with open(procs, "w") as f:
+                f.write(str(os.getpid()))
+
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True, preexec_fn=enter).stdout
+        with open(os.path.join(group, usage_file)) as f:
+            text = f.read()
+        used = int(text.split()[1]) if usage_file == "cpu.stat" else int(text)
+        return out, used * unit_ns / 1e9
+    finally:
+        os.rmdir(group)
+
+
+def generator(args):
+    """The open-loop generator's CPU at each offered rate and tick, from its own cgroup (every
+    thread it runs, the kernel's network work on its side included), against one server (the O(1)
+    LRU holding the catalogue, so the server keeps up)."""
+    rows = []
+    srv = Server(args, "lru", 3000)
+    try:
+        for rate in args.rates:
+            for tick in args.ticks:
+                cmd = [os.path.join(args.build, "bin/perfgate-load"), "--port", str(srv.port), "--urls",
+                       os.path.join(args.fixture, "urls.txt"), "--mix", "uniform", "-c", str(args.connections),
+                       "-d", str(args.duration), "--warmup", str(args.warmup), "--cpus", str(args.load_cpu),
+                       "--rate", str(rate), "--tick-us", str(tick)]
+                t0 = time.monotonic()
+                out, cpu_s = in_own_cgroup(cmd, f"perfgate-generator-{os.getpid()}-{rate}-{tick}")
+                wall = time.monotonic() - t0
+                r = json.loads(out)
+                row = {"rate": rate, "tick_us": tick, "rps": round(r["rps"]), "cgroup_cpu_of_core": round(cpu_s / wall, 3),
+                       "thread_cpu_of_core": round(r["client_cpu_utilization"], 3),
+                       "wakeups_per_s": round(r["wakeups"] / r["client_wall_s"]),
+                       "send_delay_us": r["send_delay_us"], "latency_ms": r["latency_ms"],
+                       "errors": r["errors"] + r["timeouts"], "loadavg": os.getloadavg()[0]}
+                print(json.dumps(row), file=sys.stderr, flush=True)
+                rows.append(row)
+    finally:
+        srv.stop()
+    return rows
+
+
 def sweep(args):
     rows = []
     for workload in ["hot", "uniform", "zipf"]:
@@ -190,7 +260,7 @@ def sweep(args):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=["effects", "wrk", "sweep"])
+    ap.add_argument("what", choices=["effects", "wrk", "sweep", "generator"])
     ap.add_argument("--build", required=True)
     ap.add_argument("--fixture", required=True)
     ap.add_argument("--server-cpu", type=int, default=0)
@@ -203,9 +273,11 @@ def main():
     ap.add_argument("--cache", default="none", help="wrk: the server's cache")
     ap.add_argument("--gzip", action="store_true", help="wrk: both clients send Accept-Encoding: gzip")
     ap.add_argument("--capacity", type=int, default=256, help="wrk: the server's cache capacity")
+    ap.add_argument("--rates", type=int, nargs="+", default=[5000, 10000, 20000], help="generator: offered req/s")
+    ap.add_argument("--ticks", type=float, nargs="+", default=[0, 500], help="generator: --tick-us values")
     ap.add_argument("--out")
     args = ap.parse_args()
-    result = {"effects": effects, "wrk": vs_wrk, "sweep": sweep}[args.what](args)
+    result = {"effects": effects, "wrk": vs_wrk, "sweep": sweep, "generator": generator}[args.what](args)
     result = {"what": args.what, "args": vars(args), "loadavg": os.getloadavg(), "result": result}
     text = json.dumps(result, indent=1)
     if args.out:

@@ -323,6 +323,27 @@ TEST(Load, OpenLoopInCountModeSendsExactlyTheCount) {
   EXPECT_EQ(server.received.load(), 300u);
 }
 
+// In ticks the thread sleeps at least a tick between wake-ups, however many requests come due:
+// 400 requests at 4,000/s (0.1 s) in 20 ms ticks take at most 0.1 s / 20 ms + a drain's few.
+// Every request is still sent and answered, and no send waited for its own wake-up.
+TEST(Load, OpenLoopInTicksWakesOncePerTickNotPerRequest) {
+  TestServer server;
+  LoadOptions o;
+  o.port = server.port;
+  o.connections = 100;
+  o.rate_rps = 4000;
+  o.max_requests = 400;
+  o.tick_us = 20000;
+  const LoadResult r = run_load(o, RequestSet::from_paths(echo_paths(5)));
+  EXPECT_EQ(r.responses, 400u);
+  EXPECT_EQ(server.received.load(), 400u);
+  EXPECT_GE(r.wakeups, 1u);
+  EXPECT_LE(r.wakeups, static_cast<std::uint64_t>(r.client_wall_s / 0.02) + 1);
+  // A request due between two ticks went out at the next one: its latency counts the wait.
+  EXPECT_GT(r.send_delay_us_p50, 0.0);
+  EXPECT_GE(r.latency_ms(0.5) * 1000.0, r.send_delay_us_p50);
+}
+
 TEST(Load, PinsToTheRequestedCpu) {
   TestServer server;
   auto o = count_mode(server.port, 20, 1);
