@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   cli::add_history_command(app);
   cli::add_lies_command(app, args);
   cli::add_calibrate_command(app);
+  cli::add_parity_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

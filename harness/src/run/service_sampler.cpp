@@ -41,8 +41,6 @@ std::string http_get(unsigned port, const std::string& path, double timeout_s) {
   }
 }
 
-namespace {
-
 unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::path& err, double timeout_s,
                          const std::string& who) {
   const auto deadline =
@@ -64,6 +62,8 @@ unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::
   }
   throw RunError(who + " did not print {\"listen\": ...} within " + std::to_string(static_cast<int>(timeout_s)) + " s");
 }
+
+namespace {
 
 json stats_of(unsigned port, const std::string& path) {
   if (path.empty()) return json::object();

@@ -30,6 +30,11 @@ struct ServicePlan {
 Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
                           const TempDir& run_dir, int serial, load::ResponseBook& book);
 
+// Waits for the server's {"listen": "HOST:PORT"} stdout line (in the file `out`) and returns
+// the port; throws RunError when it exits first (quoting `err`) or takes over timeout_s.
+unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::path& err, double timeout_s,
+                         const std::string& who);
+
 // GET path on 127.0.0.1:port, returning the body; throws RunError.
 std::string http_get(unsigned port, const std::string& path, double timeout_s = 5);
 

@@ -1,0 +1,34 @@
+// What one server can do beyond the paired comparison: throughput over concurrency 1, 2, 4 …
+// (closed loop; the plateau, and the arithmetic check cores ÷ CPU per request against it), and
+// latency at fixed offered rates (open loop, so a stalled server shows as latency: achieved
+// rate, p50/p90/p99). Run after the timed rounds, over the agreeing requests.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parity/timed.hpp"
+
+namespace perfgate::parity {
+
+struct CapacityOptions {
+  std::vector<int> concurrency = {1, 2, 4, 8, 16, 32, 64, 128};
+  double step_s = 0.5;                                  // each concurrency step and each offered rate
+  std::vector<double> rate_shares = {0.25, 0.5, 0.75};  // offered rates, as shares of the plateau
+  std::vector<int> load_cpus;
+  std::uint64_t seed = 1;
+};
+
+// The plateau: the highest throughput, and the first concurrency within 10% of it.
+struct Plateau {
+  double rps = 0;
+  int concurrency = 0;
+};
+Plateau find_plateau(const std::vector<std::pair<int, double>>& rps_by_concurrency);
+
+nlohmann::json measure_capacity(const Target& t, const std::vector<std::string>& paths, const CapacityOptions& o,
+                                std::optional<double> cpu_us_per_request);
+
+}  // namespace perfgate::parity
