@@ -155,6 +155,10 @@ EXPORT void perfgate_alloc_stop(void) {
   write_figures(1);
 }
 
+/* The window's allocations so far, for a program that divides them itself (per kind of row:
+ * perfgate/alloc_window.hpp, perfgate_alloc_window_allocs). */
+EXPORT unsigned long long perfgate_alloc_allocs(void) { return atomic_load(&g_allocs); }
+
 /* A forked child that does not exec would otherwise report its parent's counts again. */
 static void after_fork_in_child(void) {
   zero_counters();

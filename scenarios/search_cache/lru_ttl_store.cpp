@@ -2,8 +2,14 @@
 
 namespace search_cache {
 
+// The page, the shared_ptr block holding it (make_shared: two counts and a vtable pointer), the
+// LRU list node and the index's node (a copy of the key, the cached hash), and the key twice.
 std::size_t entry_bytes(const std::string& key, const Page& page) {
-  return page_bytes(page) + (key.capacity() > 15 ? key.capacity() + 1 : 0);
+  const std::size_t list_node =
+      2 * sizeof(void*) + sizeof(std::string) + sizeof(PagePtr) + sizeof(std::size_t) + sizeof(Clock::time_point);
+  const std::size_t map_node = sizeof(void*) + sizeof(std::string) + sizeof(void*) + sizeof(std::size_t);
+  return page_bytes(page) + heap_chunk(16 + sizeof(Page)) + heap_chunk(list_node) + heap_chunk(map_node) +
+         2 * heap_of(key);
 }
 
 PagePtr LruTtlStore::get(const std::string& key) {

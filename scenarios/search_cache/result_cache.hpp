@@ -84,7 +84,7 @@ class WeighedCache : public ResultCache {
   LruTtlStore store_;
 };
 
-// An entry's weight: its page and its key.
+// An entry's weight: its page, its key and the blocks that hold them in the cache.
 std::size_t entry_bytes(const std::string& key, const Page& page);
 
 }  // namespace search_cache

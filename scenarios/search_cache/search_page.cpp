@@ -1,7 +1,9 @@
 #include "search_page.hpp"
 
+#include <malloc.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <perfgate/canonical_row.hpp>
 #include <perfgate/sample.hpp>
@@ -31,9 +33,15 @@ struct Rng {
   const char* word() { return kWords[next() % kWords.size()]; }
 };
 
-std::size_t heap_of(const std::string& s) { return s.capacity() > 15 ? s.capacity() + 1 : 0; }
-
 }  // namespace
+
+std::size_t heap_of(const std::string& s) {
+  return s.capacity() > 15 ? malloc_usable_size(const_cast<char*>(s.data())) : 0;
+}
+
+std::size_t heap_chunk(std::size_t request) {
+  return std::max<std::size_t>((request + 8 + 15) & ~std::size_t{15}, 32) - 8;
+}
 
 std::string SearchKey::text() const {
   return user + '\t' + query + '\t' + std::to_string(offset) + '\t' + std::to_string(limit);
@@ -77,7 +85,7 @@ PagePtr build_page(const SearchKey& key, Build build) {
 }
 
 std::size_t page_bytes(const Page& page) {
-  std::size_t n = sizeof(Page) + page.capacity() * sizeof(ResultRow);
+  std::size_t n = page.empty() ? 0 : malloc_usable_size(const_cast<ResultRow*>(page.data()));
   for (const auto& r : page)
     n += heap_of(r.name) + heap_of(r.path) + heap_of(r.mime) + heap_of(r.owner_display) + heap_of(r.tags) +
          heap_of(r.snippet);

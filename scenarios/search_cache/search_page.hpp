@@ -39,6 +39,13 @@ PagePtr build_page(const SearchKey& key, Build build = Build::Honest);
 // every i is a different cache entry.
 SearchKey key_of(std::size_t i, std::uint32_t limit);
 
+// What the heap holds, as the allocator counts it (malloc_usable_size: glibc rounds a request
+// up to a 16-byte chunk less its 8-byte header), not the bytes asked for: the figure the
+// allocation counter's live heap adds up, so a budget in these bytes bounds the process heap.
+// A string's own buffer (0 within the small-string buffer); a block asked for with `request`
+// bytes (for nodes whose address the containers keep to themselves).
+std::size_t heap_of(const std::string& s);
+std::size_t heap_chunk(std::size_t request);
 // Heap bytes a page holds (the AFTER's weigher and the program's own accounting): the row
 // array plus every string that lives outside its small-string buffer.
 std::size_t page_bytes(const Page& page);

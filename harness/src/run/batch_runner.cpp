@@ -92,6 +92,13 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
     throw RunError(plan.scenario + ", round " + std::to_string(s.round) + ", counting run (" + measure + ") of " +
                    describe_failure(v, r, files));
   add_counting_metrics(s, measure, count_dir, plan.scenario + " (" + v.name + ")");
+  // What a program can only measure under the counter (allocations per kind of row, through
+  // perfgate/alloc_window.hpp): the metrics its counting run reports and its timed run does not.
+  if (!v.digest_stdout) {
+    Sample counted;
+    parse_program_report(counted, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
+    for (auto& [name, metric] : counted.metrics) s.metrics.emplace(name, std::move(metric));
+  }
   std::error_code ec;
   fs::remove_all(count_dir, ec);
 }
