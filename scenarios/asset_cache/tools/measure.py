@@ -13,6 +13,7 @@ counters from /_stats deltas over the measured window. Prints a table and writes
 import argparse
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
@@ -241,6 +242,24 @@ def generator(args):
                        "wakeups_per_s": round(r["wakeups"] / r["client_wall_s"]),
                        "send_delay_us": r["send_delay_us"], "latency_ms": r["latency_ms"],
                        "errors": r["errors"] + r["timeouts"], "loadavg": os.getloadavg()[0]}
+                print(json.dumps(row), file=sys.stderr, flush=True)
+                rows.append(row)
+        # The per-request floor any client pays: CPU per response of wrk and of ours, closed loop.
+        if shutil.which("wrk"):
+            for rnd in range(args.rounds if args.rounds < 5 else 2):
+                cmd = ["taskset", "-c", str(args.load_cpu), "wrk", "-t1", f"-c{args.connections}", f"-d{int(args.duration)}s",
+                       "-s", os.path.join(HERE, "urls.lua"), f"http://127.0.0.1:{srv.port}", "--",
+                       os.path.join(args.fixture, "urls.txt"), "uniform"]
+                out, cpu_s = in_own_cgroup(cmd, f"perfgate-generator-{os.getpid()}-wrk-{rnd}")
+                rps = next(float(l.split()[1]) for l in out.splitlines() if l.startswith("Requests/sec:"))
+                ours_cmd = [os.path.join(args.build, "bin/perfgate-load"), "--port", str(srv.port), "--urls",
+                            os.path.join(args.fixture, "urls.txt"), "-c", str(args.connections), "-d", str(args.duration),
+                            "--cpus", str(args.load_cpu)]
+                o_out, o_cpu = in_own_cgroup(ours_cmd, f"perfgate-generator-{os.getpid()}-ours-{rnd}")
+                r = json.loads(o_out)
+                row = {"closed_loop": True, "wrk_us_per_response": round(cpu_s / (rps * int(args.duration)) * 1e6, 1),
+                       "ours_us_per_response": round(o_cpu / (r["responses"] + r["warmup_responses"]) * 1e6, 1),
+                       "wrk_rps": round(rps), "ours_rps": round(r["rps"]), "loadavg": os.getloadavg()[0]}
                 print(json.dumps(row), file=sys.stderr, flush=True)
                 rows.append(row)
     finally:
