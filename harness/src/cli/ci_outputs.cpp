@@ -7,17 +7,19 @@
 #include "store/gbench_export.hpp"
 #include "store/github_actions.hpp"
 #include "store/junit_file.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::cli {
 
 void write_ci_outputs(const nlohmann::json& results, const plan::RunOptions& o) {
   if (!o.junit_path.empty()) store::write_junit(o.junit_path, results);
-  if (!o.gbench_path.empty()) store::write_gbench(o.gbench_path, results);
+  const model::ResultsDoc typed = store::results_from_json(results);
+  if (!o.gbench_path.empty()) store::write_gbench(o.gbench_path, typed);
   const char* gha = std::getenv("GITHUB_ACTIONS");
   if (gha && std::string(gha) == "true") {
-    store::write_annotations(std::cout, results);
+    store::write_annotations(std::cout, typed);
     if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary)
-      store::append_step_summary(summary, results);
+      store::append_step_summary(summary, typed);
     std::cout.flush();
   }
 }

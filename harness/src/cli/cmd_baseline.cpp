@@ -4,11 +4,9 @@
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
-#include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
 #include "gate/policy.hpp"
 #include "store/baseline_file.hpp"
-#include "store/results_codec.hpp"
 #include "suite/baseline_apply.hpp"
 
 namespace perfgate::cli {
@@ -18,10 +16,6 @@ using json = nlohmann::json;
 
 std::filesystem::path baseline_path(const std::string& given) {
   return given.empty() ? suite::default_baseline_path() : std::filesystem::path(given);
-}
-
-bool wanted(const std::vector<std::string>& only, const std::string& name) {
-  return only.empty() || std::find(only.begin(), only.end(), name) != only.end();
 }
 
 }  // namespace
@@ -50,35 +44,15 @@ void add_baseline_command(CLI::App& app) {
   update->add_option("--scenario", *only, "Only these scenarios (repeatable)");
   update->add_flag("--dry-run", *dry, "Say what would change, write nothing");
   update->callback([=] {
-    // Every results file is read (and so validated) before anything is decided or written.
-    std::vector<model::ResultsDoc> docs;
-    for (const auto& path : *results_files) {
-      docs.push_back(store::read_results(path));
-      if (docs.back().run.other.contains("against"))
-        throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
-    }
-    store::Baseline b = store::load_baseline(baseline_path(*file));
-    std::vector<store::BaselineEntry> fresh;
-    std::vector<std::string> skipped;
-    for (std::size_t k = 0; k < docs.size(); ++k) {
-      const model::ResultsDoc& doc = docs[k];
-      for (const auto& s : doc.scenarios)
-        if (wanted(*only, s.name)) {
-          auto e = gate::entries_from_scenario(doc, s, &skipped);
-          fresh.insert(fresh.end(), e.begin(), e.end());
-        }
-      for (const auto& n : *only) {
-        bool found = false;
-        for (const auto& s : doc.scenarios) found = found || s.name == n;
-        if (!found) throw UsageError((*results_files)[k] + ": no scenario '" + n + "' in these results");
-      }
-      if (doc.run.dirty)
-        std::cerr << "perfgate: note: " << (*results_files)[k]
-                  << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
-    }
-    for (const auto& s : skipped) std::cout << "skipped   " << s << "\n";
-    if (fresh.empty()) throw UsageError((*results_files)[0] + ": no gated figure to record (see the skipped lines)");
-    auto changes = store::refresh_entries(b, fresh, *append);
+    auto u = suite::update_baseline(*results_files, baseline_path(*file), *only, *append);
+    for (const auto& f : u.dirty)
+      std::cerr << "perfgate: note: " << f
+                << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
+    for (const auto& s : u.skipped) std::cout << "skipped   " << s << "\n";
+    if (u.changes.empty())
+      throw UsageError((*results_files)[0] + ": no gated figure to record (see the skipped lines)");
+    store::Baseline& b = u.baseline;
+    const auto& changes = u.changes;
     for (const auto& c : changes) {
       std::string what = c.what;
       what.resize(9, ' ');
@@ -101,14 +75,7 @@ void add_baseline_command(CLI::App& app) {
   check->add_option("--alpha", *alpha, "Family-wise error rate of the baseline comparisons (default 0.05)")
       ->check(CLI::Range(0.000001, 0.5));
   check->callback([=] {
-    const model::ResultsDoc doc = store::read_results(*results);
-    store::Baseline b = store::load_baseline(baseline_path(*file));
-    std::vector<store::BaselineEntry> now;
-    for (const auto& s : doc.scenarios) {
-      auto e = gate::entries_from_scenario(doc, s);
-      now.insert(now.end(), e.begin(), e.end());
-    }
-    auto checks = gate::check_against_baseline(now, b, {*alpha, *tolerance / 100.0});
+    auto checks = suite::check_results_against(*results, baseline_path(*file), *alpha, *tolerance / 100.0);
     int code = kExitOk;
     for (const auto& c : checks) {
       const model::GateResult g = gate::baseline_gate(c);

@@ -5,7 +5,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "store/merge_results.hpp"
-#include "store/results_input.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::cli {
 
@@ -21,14 +21,13 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_flag("--allow-mixed-commits", o->allow_mixed_commits, "Merge runs of different commits");
   cmd->callback([=] {
     std::vector<store::MergeInput> inputs;
-    for (const auto& f : *files) inputs.push_back({f, store::load_results(f)});
-    auto merged = store::merge_results(inputs, argv, *o);
-    write_file_atomic(*out, merged.dump(1) + "\n");
-    std::cout << "merged " << files->size() << " files, " << merged["scenarios"].size() << " scenarios → " << *out
-              << " (" << merged["outcome"]["status"].get<std::string>() << ", exit "
-              << merged["outcome"]["exit_code"].get<int>() << ")\n";
-    for (const auto& f : merged["outcome"]["failures"]) std::cerr << "perfgate: " << f.get<std::string>() << "\n";
-    set_exit_code(merged["outcome"]["exit_code"].get<int>());
+    for (const auto& f : *files) inputs.push_back({f, store::read_results(f)});
+    const auto merged = store::merge_results(inputs, argv, *o);
+    write_file_atomic(*out, store::to_json(merged).dump(1) + "\n");
+    std::cout << "merged " << files->size() << " files, " << merged.scenarios.size() << " scenarios → " << *out << " ("
+              << merged.outcome.status << ", exit " << merged.outcome.exit_code << ")\n";
+    for (const auto& f : merged.outcome.failures) std::cerr << "perfgate: " << f << "\n";
+    set_exit_code(merged.outcome.exit_code);
   });
 }
 

@@ -54,6 +54,12 @@ struct GateResult {
   bool failed() const { return passed.has_value() && !*passed; }
 };
 
+// `run --shard i/n`: this run is shard `index` of `count`, running `scenarios` of the `of` planned.
+struct Shard {
+  int index = 0, count = 0, of = 0;
+  std::vector<std::string> scenarios;
+};
+
 // One accepted run of a baseline entry. The host class (CPU model and core count) groups runs
 // whose ratios are expected to agree; the fingerprint (kernel, memory, cgroup layout too) is
 // finer.
@@ -127,9 +133,26 @@ struct ScenarioResult {
   std::optional<Error> error;  // when the scenario could not be run
   struct MergedFrom {
     std::string file, run_id, host_fingerprint;
-    nlohmann::json shard;  // {index, count} or null
+    std::optional<Shard> shard;
   };
   std::optional<MergedFrom> merged_from;  // a merged shard's own origin (its host may differ from the run's)
+  // Read-only views of sections that travel in `other` (written by the gates' and the choice's
+  // own encoders): what the verdict table shows of them.
+  struct BaselineView {
+    std::string metric, variant;
+    bool compared = false;
+    double now_ratio = 0, accepted_ratio = 0, change = 1;
+    std::array<double, 2> change_ci{1, 1};
+    std::string rule, verdict;
+    bool absolute_compared = false;
+    double absolute_change = 1;
+    std::string absolute_verdict;
+  };
+  std::vector<BaselineView> baseline;  // from `baseline`
+  struct ChoiceView {
+    std::string metric, why;
+  };
+  std::optional<ChoiceView> metric_choice;  // from `metric_choice` (ab --metric auto)
   nlohmann::json other = nlohmann::json::object();
 
   // The measured (non-warm-up) values of one variant's metric, in round order.
@@ -147,14 +170,28 @@ struct ScenarioResult {
 };
 
 // What the readers use of a run's header and host; the rest travels in `other`.
+// One input of `perfgate merge`, in the merged run's header.
+struct MergeSource {
+  std::string file, run_id, host_fingerprint, hostname, commit;
+  std::optional<Shard> shard;
+  int exit_code = 0;
+};
+
 struct RunHeader {
-  std::string id, commit = "unknown";
+  std::string id, commit = "unknown", profile, started_at;
+  std::string finished_at;  // empty while the run is going (written as null)
+  std::string stop_reason;
+  std::vector<std::string> command_line;
   bool dirty = false;
+  std::optional<Shard> shard;
+  std::vector<MergeSource> merged_from;
   nlohmann::json other = nlohmann::json::object();
 };
 struct HostInfo {
-  std::string fingerprint, cpu_model, kernel;
+  std::string fingerprint, cpu_model, kernel, hostname;
+  std::string note;  // e.g. a merged run's several hosts
   int cores = 0;
+  std::vector<double> load_before, load_after;  // 1/5/15-minute load averages; empty when not taken
   nlohmann::json other = nlohmann::json::object();
 };
 
@@ -162,7 +199,11 @@ struct ResultsDoc {
   RunHeader run;
   HostInfo host;
   std::vector<ScenarioResult> scenarios;
-  nlohmann::json outcome = nlohmann::json::object();
+  struct Outcome {
+    int exit_code = 0;
+    std::string status = "running", message;  // status: passed, failed, interrupted, error (running until the end)
+    std::vector<std::string> failures;
+  } outcome;
   // The host a scenario was measured on: its own (merged shards may come from several perf
   // VMs) or the run's.
   std::string host_fingerprint(const ScenarioResult& s) const {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "common/files.hpp"
-#include "store/results_input.hpp"
+#include "perfgate/percentile.hpp"
 
 namespace perfgate::store {
 
@@ -21,8 +21,7 @@ double mean(const std::vector<double>& v) {
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  const std::size_t k = v.size();
-  return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+  return perfgate::percentile_sorted(v, 0.5);
 }
 
 double stddev(const std::vector<double>& v) {
@@ -35,33 +34,30 @@ double stddev(const std::vector<double>& v) {
 
 }  // namespace
 
-json gbench_json(const json& results) {
-  const json& host = results["host"];
-  const json& run = results["run"];
-  json load = host.value("load_before", json::array());
-  json context = {{"date", run.value("started_at", "")},
-                  {"host_name", host.value("hostname", "")},
+json gbench_json(const model::ResultsDoc& results) {
+  const auto& host = results.host;
+  const auto& run = results.run;
+  json context = {{"date", run.started_at},
+                  {"host_name", host.hostname},
                   {"executable", "perfgate"},
-                  {"num_cpus", host.value("cores", 0)},
+                  {"num_cpus", host.cores},
                   {"mhz_per_cpu", 0},
                   {"cpu_scaling_enabled", false},
                   {"caches", json::array()},
-                  {"load_avg", load.is_array() ? load : json::array()},
+                  {"load_avg", host.load_before},
                   {"library_build_type", "release"},
-                  {"perfgate_run_id", run.value("id", "")},
-                  {"perfgate_commit", run.contains("git") ? run["git"].value("commit", "") : ""},
-                  {"perfgate_host_fingerprint", host.value("fingerprint", "")}};
+                  {"perfgate_run_id", run.id},
+                  {"perfgate_commit", run.commit},
+                  {"perfgate_host_fingerprint", host.fingerprint}};
   json benchmarks = json::array();
   int family = 0;
-  for (const auto& s : results["scenarios"]) {
-    const std::string primary = s.value("primary_metric", "");
-    std::vector<std::string> variants;
-    for (const auto& v : s.value("variants", json::array())) variants.push_back(v.value("name", ""));
-    for (const auto& variant : variants) {
-      const std::string name = s.value("name", "") + "/" + s.value("profile", "") + "/" + variant;
-      auto wall = measured_values(s, variant, "wall_ms");
-      auto cpu = measured_values(s, variant, "cpu_ms");
-      auto gated = measured_values(s, variant, primary);
+  for (const auto& s : results.scenarios) {
+    const std::string& primary = s.primary_metric;
+    for (const auto& variant : s.variant_names) {
+      const std::string name = s.name + "/" + s.profile + "/" + variant;
+      auto wall = s.measured_values(variant, "wall_ms");
+      auto cpu = s.measured_values(variant, "cpu_ms");
+      auto gated = s.measured_values(variant, primary);
       const std::size_t n = std::min(wall.size(), cpu.size());
       if (n == 0) continue;
       for (std::size_t i = 0; i < n; ++i) {
@@ -109,7 +105,7 @@ json gbench_json(const json& results) {
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
-void write_gbench(const std::filesystem::path& path, const json& results) {
+void write_gbench(const std::filesystem::path& path, const model::ResultsDoc& results) {
   write_file_atomic(path, gbench_json(results).dump(2) + "\n");
 }
 

@@ -9,9 +9,11 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "model/results_model.hpp"
+
 namespace perfgate::store {
 
-nlohmann::json gbench_json(const nlohmann::json& results);
-void write_gbench(const std::filesystem::path& path, const nlohmann::json& results);
+nlohmann::json gbench_json(const model::ResultsDoc& results);
+void write_gbench(const std::filesystem::path& path, const model::ResultsDoc& results);
 
 }  // namespace perfgate::store

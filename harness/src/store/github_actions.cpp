@@ -7,19 +7,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "common/errors.hpp"
 
 namespace perfgate::store {
 
-using json = nlohmann::json;
-
 namespace {
 
-std::string num(const json& v) {
-  if (!v.is_number()) return "-";
-  double d = v.get<double>();
+std::string num(double d) {
+  if (!std::isfinite(d)) return "-";
   char buf[48];
   std::snprintf(buf, sizeof buf, std::fabs(d) >= 1000 ? "%.0f" : std::fabs(d) >= 10 ? "%.1f" : "%.3g", d);
   return buf;
@@ -31,9 +29,13 @@ std::string cell(std::string s) {
   return out;
 }
 
-std::string mark(const json& passed) {
-  if (passed.is_null()) return "➖ n/a";
-  return passed.get<bool>() ? "✅ pass" : "❌ FAIL";
+std::string mark(const std::optional<bool>& passed) {
+  if (!passed) return "➖ n/a";
+  return *passed ? "✅ pass" : "❌ FAIL";
+}
+
+std::string title_of(const model::ScenarioResult& s) {
+  return (s.name.empty() ? "?" : s.name) + " (" + s.profile + ")";
 }
 
 }  // namespace
@@ -57,92 +59,85 @@ std::string github_escape(const std::string& text, bool property) {
   return out;
 }
 
-std::string markdown_summary(const json& results) {
+std::string markdown_summary(const model::ResultsDoc& results) {
   std::ostringstream md;
-  const json& outcome = results["outcome"];
-  const std::string status = outcome.value("status", "?");
-  md << "## perfgate: " << (status == "passed" ? "✅ passed" : "❌ " + status) << " (exit "
-     << outcome.value("exit_code", 0) << ")\n\n";
-  const json& run = results["run"];
-  md << "Commit `" << (run.contains("git") ? run["git"].value("commit", "?").substr(0, 12) : "?") << "`"
-     << (run.contains("git") && run["git"].value("dirty", false) ? " (dirty)" : "") << ", profile `"
-     << run.value("profile", "") << "`, host `" << results["host"].value("fingerprint", "") << "` ("
-     << results["host"].value("cpu_model", "") << ")";
-  auto load = [](const json& l) { return l.is_array() && !l.empty() ? num(l[0]) : std::string("-"); };
-  md << ", load " << load(results["host"].value("load_before", json())) << " → "
-     << load(results["host"].value("load_after", json())) << ".\n\n";
+  const auto& outcome = results.outcome;
+  md << "## perfgate: " << (outcome.status == "passed" ? "✅ passed" : "❌ " + outcome.status) << " (exit "
+     << outcome.exit_code << ")\n\n";
+  md << "Commit `" << results.run.commit.substr(0, 12) << "`" << (results.run.dirty ? " (dirty)" : "") << ", profile `"
+     << results.run.profile << "`, host `" << results.host.fingerprint << "` (" << results.host.cpu_model << ")";
+  auto load = [](const std::vector<double>& l) { return l.empty() ? std::string("-") : num(l[0]); };
+  md << ", load " << load(results.host.load_before) << " → " << load(results.host.load_after) << ".\n\n";
   md << "| scenario | metric | before | after | ratio [95% CI] | verdict | gate |\n"
      << "|---|---|---|---|---|---|---|\n";
-  for (const auto& s : results["scenarios"]) {
-    const std::string name = s.value("name", "?") + " (" + s.value("profile", "") + ")";
+  for (const auto& s : results.scenarios) {
+    const std::string name = title_of(s);
     bool any = false;
-    for (const auto& c : s.value("comparisons", json::array())) {
-      if (!c.value("gated", false)) continue;
-      const std::string metric = c.value("metric", "");
-      const json& sum = s["summaries"];
+    for (const auto& c : s.comparisons) {
+      if (!c.gated) continue;
       auto med = [&](const std::string& v) {
-        return sum.contains(v) && sum[v].contains(metric) ? num(sum[v][metric]["median"]) : std::string("-");
+        auto sv = s.summaries.find(v);
+        return sv != s.summaries.end() && sv->second.count(c.metric) ? num(sv->second.at(c.metric).s.median)
+                                                                     : std::string("-");
       };
-      json policy;
-      for (const auto& g : s["gates"])
-        if (g.value("kind", "") == "policy") policy = g["passed"];
-      md << "| " << cell(name) << " | " << cell(metric) << " | " << med(c.value("baseline", "before")) << " | "
-         << med(c.value("variant", "after")) << " | " << num(c["ratio"]) << "x [" << num(c["ci"][0]) << ", "
-         << num(c["ci"][1]) << "] | " << c.value("verdict", "-") << " | "
-         << (policy.is_null() && !s.contains("error") ? "-"
-             : policy.is_null()                       ? "❌ error"
-                                                      : mark(policy))
+      std::optional<bool> policy;
+      for (const auto& g : s.gates)
+        if (g.kind == "policy") policy = g.passed;
+      md << "| " << cell(name) << " | " << cell(c.metric) << " | " << med(c.baseline) << " | " << med(c.variant)
+         << " | " << num(c.r.ratio) << "x [" << num(c.r.ci.lo) << ", " << num(c.r.ci.hi) << "] | "
+         << stats::to_string(c.verdict) << " | "
+         << (!policy && !s.error ? "-"
+             : !policy           ? "❌ error"
+                                 : mark(policy))
          << " |\n";
       any = true;
     }
     if (!any) md << "| " << cell(name) << " | - | | | | not run | ❌ error |\n";
   }
   bool baseline_header = false;
-  for (const auto& s : results["scenarios"])
-    for (const auto& g : s.value("gates", json::array()))
-      if (g.value("kind", "") == "baseline") {
+  for (const auto& s : results.scenarios)
+    for (const auto& g : s.gates)
+      if (g.kind == "baseline") {
         if (!baseline_header) {
           md << "\n**Against baseline.json**\n\n| scenario | gate | result | detail |\n|---|---|---|---|\n";
           baseline_header = true;
         }
-        md << "| " << cell(s.value("name", "?") + " (" + s.value("profile", "") + ")") << " | "
-           << cell(g.value("name", "")) << " | " << mark(g["passed"]) << " | " << cell(g.value("detail", "")) << " |\n";
+        md << "| " << cell(title_of(s)) << " | " << cell(g.name) << " | " << mark(g.passed) << " | " << cell(g.detail)
+           << " |\n";
       }
-  const json& failures = outcome.value("failures", json::array());
-  if (!failures.empty()) {
+  if (!outcome.failures.empty()) {
     md << "\n**Failures**\n\n";
-    for (const auto& f : failures) md << "- " << cell(f.get<std::string>()) << "\n";
+    for (const auto& f : outcome.failures) md << "- " << cell(f) << "\n";
   }
   md << "\n";
   return md.str();
 }
 
-void write_annotations(std::ostream& out, const json& results) {
-  for (const auto& s : results["scenarios"]) {
-    const std::string title = "perfgate " + s.value("name", "?") + " (" + s.value("profile", "") + ")";
-    if (s.contains("error"))
+void write_annotations(std::ostream& out, const model::ResultsDoc& results) {
+  for (const auto& s : results.scenarios) {
+    const std::string title = "perfgate " + title_of(s);
+    if (s.error)
       out << "::error title=" << github_escape(title, true)
-          << "::" << github_escape("could not run: " + s["error"].value("message", "error")) << "\n";
-    for (const auto& g : s.value("gates", json::array())) {
-      const std::string kind = g.value("kind", ""), detail = g.value("detail", "");
-      if (g["passed"].is_null())
-        out << "::warning title=" << github_escape(title + ": " + kind, true) << "::" << github_escape(detail) << "\n";
-      else if (!g["passed"].get<bool>())
-        out << "::error title=" << github_escape(title + ": " + kind + " gate failed", true)
-            << "::" << github_escape(g.value("name", "") + ": " + detail) << "\n";
+          << "::" << github_escape("could not run: " + s.error->message) << "\n";
+    for (const auto& g : s.gates) {
+      if (!g.passed)
+        out << "::warning title=" << github_escape(title + ": " + g.kind, true) << "::" << github_escape(g.detail)
+            << "\n";
+      else if (!*g.passed)
+        out << "::error title=" << github_escape(title + ": " + g.kind + " gate failed", true)
+            << "::" << github_escape(g.name + ": " + g.detail) << "\n";
     }
-    for (const auto& b : s.value("baseline", json::array()))
-      if (b.contains("absolute") && b["absolute"].contains("change") &&
-          b["absolute"]["change"].value("verdict", "") == "worse")
+    for (const auto& b : s.baseline)
+      if (b.absolute_compared && b.absolute_verdict == "worse")
         out << "::warning title=" << github_escape(title + ": absolute figure", true) << "::"
-            << github_escape(b.value("metric", "") + " of " + b.value("variant", "after") +
+            << github_escape(b.metric + " of " + b.variant +
                              " is significantly worse than the baseline's on the same host (not gated; "
                              "see the baseline gate's detail)")
             << "\n";
   }
 }
 
-void append_step_summary(const std::filesystem::path& path, const json& results) {
+void append_step_summary(const std::filesystem::path& path, const model::ResultsDoc& results) {
   const std::string text = markdown_summary(results);
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw RunError("cannot append to $GITHUB_STEP_SUMMARY " + path.string() + ": " + std::strerror(errno));

@@ -5,20 +5,21 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+
+#include "model/results_model.hpp"
 
 namespace perfgate::store {
 
 // The markdown summary: outcome, one row per gated metric, the baseline comparison, failures.
-std::string markdown_summary(const nlohmann::json& results);
+std::string markdown_summary(const model::ResultsDoc& results);
 
 // One workflow command per line, on `out` (GitHub reads them from stdout).
-void write_annotations(std::ostream& out, const nlohmann::json& results);
+void write_annotations(std::ostream& out, const model::ResultsDoc& results);
 
 // Appends (the step summary is shared by every step of a job) the markdown summary.
-void append_step_summary(const std::filesystem::path& path, const nlohmann::json& results);
+void append_step_summary(const std::filesystem::path& path, const model::ResultsDoc& results);
 
 // Escapes a workflow command's message (%, CR, LF) or property value (also : and ,).
 std::string github_escape(const std::string& text, bool property = false);

@@ -5,15 +5,16 @@
 // outcome.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
+
+#include "model/results_model.hpp"
 
 namespace perfgate::store {
 
 struct MergeInput {
   std::string file;
-  nlohmann::json doc;  // from load_results
+  model::ResultsDoc doc;  // from read_results
 };
 
 struct MergeOptions {
@@ -23,8 +24,8 @@ struct MergeOptions {
 
 // Throws UsageError on: no input, a scenario/profile in two inputs, shards of different counts
 // or a shard twice, missing shards (unless allow_partial), different commits (unless allowed).
-nlohmann::json merge_results(const std::vector<MergeInput>& inputs, const std::vector<std::string>& command_line,
-                             const MergeOptions& options);
+model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std::vector<std::string>& command_line,
+                                const MergeOptions& options);
 
 // The most serious of two exit codes: 3 (equivalence), then 4 (could not run), then 1, then 2.
 int more_serious_exit(int a, int b);

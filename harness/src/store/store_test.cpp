@@ -7,7 +7,9 @@
 #include "store/baseline_file.hpp"
 #include "store/github_actions.hpp"
 #include "store/junit_file.hpp"
+#include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_shape.hpp"
 
 using namespace perfgate;
 
@@ -93,4 +95,20 @@ TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("r.json: scenarios[0].comparisons[0].ratio"), std::string::npos) << e.what();
   }
+}
+
+TEST(Merge, OneRunKeepsItsScenariosAndSaysWhereEachCameFrom) {
+  const std::filesystem::path file = std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json";
+  const auto doc = store::read_results(file);
+  const auto merged = store::merge_results({{"a.json", doc}}, {"perfgate", "merge"}, {});
+  ASSERT_EQ(merged.scenarios.size(), 1u);
+  ASSERT_TRUE(merged.scenarios[0].merged_from.has_value());
+  EXPECT_EQ(merged.scenarios[0].merged_from->file, "a.json");
+  ASSERT_EQ(merged.run.merged_from.size(), 1u);
+  EXPECT_EQ(merged.run.merged_from[0].run_id, doc.run.id);
+  EXPECT_EQ(merged.outcome.exit_code, doc.outcome.exit_code);
+  const auto j = store::to_json(merged);
+  store::check_results_shape(j, "merged.json");  // what every reader checks accepts it
+  EXPECT_EQ(j["scenarios"][0]["samples"], store::to_json(doc)["scenarios"][0]["samples"]);
+  EXPECT_THROW(store::merge_results({{"a.json", doc}, {"b.json", doc}}, {}, {}), UsageError);  // overlapping shards
 }

@@ -1,6 +1,9 @@
 #include "suite/baseline_apply.hpp"
 
+#include <algorithm>
+
 #include "catalog/catalog.hpp"
+#include "common/errors.hpp"
 #include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
 #include "store/results_codec.hpp"
@@ -52,6 +55,46 @@ BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, c
     if (g.failed() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
   }
   return counts;
+}
+
+BaselineUpdate update_baseline(const std::vector<std::string>& results_files, const std::filesystem::path& file,
+                               const std::vector<std::string>& only, bool append) {
+  std::vector<model::ResultsDoc> docs;
+  for (const auto& path : results_files) {
+    docs.push_back(store::read_results(path));
+    if (docs.back().run.other.contains("against"))
+      throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
+  }
+  BaselineUpdate u;
+  u.baseline = store::load_baseline(file);
+  std::vector<store::BaselineEntry> fresh;
+  for (std::size_t k = 0; k < docs.size(); ++k) {
+    for (const auto& s : docs[k].scenarios)
+      if (only.empty() || std::find(only.begin(), only.end(), s.name) != only.end()) {
+        auto e = gate::entries_from_scenario(docs[k], s, &u.skipped);
+        fresh.insert(fresh.end(), e.begin(), e.end());
+      }
+    for (const auto& n : only)
+      if (std::none_of(docs[k].scenarios.begin(), docs[k].scenarios.end(), [&](const auto& s) { return s.name == n; }))
+        throw UsageError(results_files[k] + ": no scenario '" + n + "' in these results");
+    if (docs[k].run.dirty) u.dirty.push_back(results_files[k]);
+  }
+  if (fresh.empty()) return u;  // no change: the caller says why (the skipped lines)
+  u.changes = store::refresh_entries(u.baseline, fresh, append);
+  return u;
+}
+
+std::vector<gate::BaselineCheck> check_results_against(const std::string& results_file,
+                                                       const std::filesystem::path& file, double alpha,
+                                                       double tolerance) {
+  const model::ResultsDoc doc = store::read_results(results_file);
+  const store::Baseline b = store::load_baseline(file);
+  std::vector<store::BaselineEntry> now;
+  for (const auto& s : doc.scenarios) {
+    auto e = gate::entries_from_scenario(doc, s);
+    now.insert(now.end(), e.begin(), e.end());
+  }
+  return gate::check_against_baseline(now, b, {alpha, tolerance});
 }
 
 }  // namespace perfgate::suite

@@ -8,8 +8,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "gate/baseline_gate.hpp"
 #include "plan/plan.hpp"
 #include "store/baseline_file.hpp"
 #include "suite/scenario_run.hpp"
@@ -35,5 +37,23 @@ struct BaselineCounts {
 // a failed baseline gate turns a passing scenario's exit code into 1.
 BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,
                               const nlohmann::json& results, double alpha, double tolerance);
+
+// `perfgate baseline update`: every results file read and checked first (an --against run is
+// refused), then the entries of each gated metric (of `only` scenarios, when named) put into
+// the baseline at `file`. Nothing is written here: the caller saves unless it is a dry run.
+// No changes: nothing could be recorded (`skipped` says why).
+struct BaselineUpdate {
+  store::Baseline baseline;
+  std::vector<store::BaselineChange> changes;
+  std::vector<std::string> skipped;  // "KEY: why"
+  std::vector<std::string> dirty;    // results files made from a dirty work tree
+};
+BaselineUpdate update_baseline(const std::vector<std::string>& results_files, const std::filesystem::path& file,
+                               const std::vector<std::string>& only, bool append);
+
+// `perfgate baseline check`: a results file's gated figures against the baseline at `file`.
+std::vector<gate::BaselineCheck> check_results_against(const std::string& results_file,
+                                                       const std::filesystem::path& file, double alpha,
+                                                       double tolerance);
 
 }  // namespace perfgate::suite

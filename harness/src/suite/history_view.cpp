@@ -1,0 +1,162 @@
+#include "suite/history_view.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "store/history_db.hpp"
+#include "store/results_codec.hpp"
+#include "store/results_input.hpp"
+
+namespace perfgate::suite {
+namespace {
+
+using json = nlohmann::json;
+
+std::string num(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 ? "%.0f" : std::fabs(v) >= 10 ? "%.2f" : "%.4g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string default_history_db() {
+  if (const char* e = std::getenv("PERFGATE_HISTORY_DB"); e && *e) return e;
+  return ".perfgate/history.sqlite";
+}
+
+void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db) {
+  // Every file is read and checked before the database is touched.
+  std::vector<json> docs;
+  for (const auto& f : files) docs.push_back(store::load_results(f));
+  auto h = store::open_history(db.empty() ? default_history_db() : db);
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const bool added = h->add_run(docs[i], files[i]);
+    const model::ResultsDoc typed = store::results_from_json(docs[i]);
+    out << (added ? "added   " : "already ") << typed.run.id << " (commit " << typed.run.commit.substr(0, 12) << ", "
+        << typed.scenarios.size() << " scenarios) from " << files[i] << " → " << h->describe() << "\n";
+  }
+}
+
+void show_history(std::ostream& out, const HistoryQuery& query) {
+  HistoryQuery q = query;
+  const std::string where = q.db.empty() ? default_history_db() : q.db;
+  if (!store::is_postgres_dsn(where) && !std::filesystem::exists(where))
+    throw UsageError("no history at " + where + " (perfgate history add RESULTS.json records runs)");
+  auto h = store::open_history(where);
+  const std::string kind = q.median ? "median" : "ratio";
+  std::string prof = q.profile;
+  if (prof.empty()) {
+    std::set<std::string> profiles;
+    for (const auto& [p, m] : h->known(q.scenario, kind)) profiles.insert(p);
+    if (profiles.empty()) throw UsageError("no history of scenario '" + q.scenario + "' in " + h->describe());
+    prof = profiles.size() == 1 ? *profiles.begin() : profiles.count("quick") ? "quick" : *profiles.begin();
+  }
+  std::string met = q.metric;
+  if (met.empty()) {
+    auto g = h->gated_metric(q.scenario, prof);
+    if (!g) throw UsageError("no gated metric recorded for " + q.scenario + " at profile " + prof + "; name one");
+    met = *g;
+  }
+  auto points = h->series({q.scenario, prof, kind, q.variant, met});
+  if (points.empty()) {
+    std::string known;
+    for (const auto& [p, m] : h->known(q.scenario, kind))
+      if (p == prof) known += (known.empty() ? "" : ", ") + m;
+    throw UsageError("no " + kind + " series of " + q.scenario + "/" + prof + " " + q.variant + " " + met + " in " +
+                     h->describe() + (known.empty() ? "" : " (metrics recorded: " + known + ")"));
+  }
+  q.fit.min_step = q.min_step_pct / 100.0;
+  std::vector<double> values;
+  for (const auto& p : points) values.push_back(p.value);
+  auto steps = stats::fit_steps(values, q.fit);
+  std::map<std::size_t, const stats::ChangePoint*> at;
+  for (const auto& c : steps.points) at[c.index] = &c;
+
+  out << q.scenario << " · " << prof << " · "
+      << (kind == "ratio" ? "ratio of " + q.variant + " to its baseline variant, " : q.variant + " median of ") << met
+      << " (" << points.front().better << " is better) · " << points.size() << " runs in " << h->describe() << "\n";
+  std::set<std::string> hosts;
+  for (const auto& p : points) hosts.insert(p.host_fingerprint);
+  if (kind == "median" && hosts.size() > 1)
+    out << "note: " << hosts.size()
+        << " hosts in this series: absolute medians of different machines are not "
+           "comparable (ratios are)\n";
+  out << "#    started               commit        value        interval\n";
+  json jpoints = json::array();
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    std::string iv = p.ci_lo && p.ci_hi ? "[" + num(*p.ci_lo) + ", " + num(*p.ci_hi) + "]" : "";
+    std::string mark;
+    if (auto it = at.find(i); it != at.end()) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "  ◀ step %+.1f%% (%s → %s)", (it->second->change - 1) * 100,
+                    num(it->second->mean_before).c_str(), num(it->second->mean_after).c_str());
+      mark = buf;
+    }
+    char row[512];
+    std::snprintf(row, sizeof row, "%-4zu %-21s %-13s %-12s %-22s%s", i + 1, p.started_at.c_str(),
+                  (p.commit.substr(0, 12) + (p.dirty ? "+" : "")).c_str(),
+                  (num(p.value) + (kind == "ratio" ? "x" : "")).c_str(), iv.c_str(), mark.c_str());
+    std::string line = row;
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+    jpoints.push_back({{"run_id", p.run_id},
+                       {"started_at", p.started_at},
+                       {"commit", p.commit},
+                       {"dirty", p.dirty},
+                       {"host_fingerprint", p.host_fingerprint},
+                       {"value", p.value},
+                       {"ci", {p.ci_lo ? json(*p.ci_lo) : json(), p.ci_hi ? json(*p.ci_hi) : json()}}});
+  }
+  char method[300];
+  std::snprintf(method, sizeof method,
+                "penalised step fit on %s values: beta = %g · σ² · ln n, σ = %.3g (MAD of successive differences), "
+                "min segment %zu, min step %g%%",
+                steps.log_scale ? "log" : "raw", q.fit.penalty, steps.sigma, q.fit.min_segment, q.min_step_pct);
+  out << "\nchange points (" << method << "): " << steps.points.size() << "\n";
+  json jsteps = json::array();
+  for (const auto& c : steps.points) {
+    const auto& p = points[c.index];
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", (c.change - 1) * 100);
+    out << "  run #" << c.index + 1 << ": " << buf << " (" << num(c.mean_before) << " → " << num(c.mean_after)
+        << ") at commit " << p.commit << " (" << p.started_at << ")\n";
+    jsteps.push_back({{"index", c.index},
+                      {"commit", p.commit},
+                      {"run_id", p.run_id},
+                      {"started_at", p.started_at},
+                      {"mean_before", c.mean_before},
+                      {"mean_after", c.mean_after},
+                      {"change", c.change}});
+  }
+  if (!q.json_out.empty())
+    write_file_atomic(q.json_out, json{{"scenario", q.scenario},
+                                       {"profile", prof},
+                                       {"kind", kind},
+                                       {"variant", q.variant},
+                                       {"metric", met},
+                                       {"better", points.front().better},
+                                       {"unit", points.front().unit},
+                                       {"database", h->describe()},
+                                       {"points", jpoints},
+                                       {"change_points", jsteps},
+                                       {"method",
+                                        {{"name", "penalised step fit (optimal partitioning)"},
+                                         {"log_scale", steps.log_scale},
+                                         {"penalty", q.fit.penalty},
+                                         {"sigma", steps.sigma},
+                                         {"beta", steps.beta},
+                                         {"min_segment", q.fit.min_segment},
+                                         {"min_step", q.fit.min_step}}}}
+                                          .dump(1) +
+                                      "\n");
+}
+
+}  // namespace perfgate::suite

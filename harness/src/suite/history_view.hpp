@@ -1,0 +1,31 @@
+// `perfgate history show`: one scenario's recorded series with its change points, as a table
+// and, when asked, as JSON for the plots (store/history_db.hpp, stats/change_points.hpp).
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "stats/change_points.hpp"
+
+namespace perfgate::suite {
+
+// $PERFGATE_HISTORY_DB, else .perfgate/history.sqlite.
+std::string default_history_db();
+
+struct HistoryQuery {
+  std::string db;  // empty: default_history_db()
+  std::string scenario, metric, profile, variant = "after";
+  bool median = false;  // the variant's median instead of its ratio to its baseline
+  stats::StepFitOptions fit;
+  double min_step_pct = 5;
+  std::string json_out;  // also write the series and change points here
+};
+
+// Throws UsageError when there is no history, no such scenario or no such series.
+void show_history(std::ostream& out, const HistoryQuery& q);
+
+// Records every results file (all read and checked first); says which were already there.
+void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db);
+
+}  // namespace perfgate::suite
