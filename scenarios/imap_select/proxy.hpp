@@ -1,0 +1,61 @@
+// One proxy worker's state: its private copy of the mail cache (so the writer's changes never
+// reach the fixture, and every start begins from the same mailbox), the writer, and for
+// AFTER the shared indexes. ProxyBackend is one session's view of it, per variant.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "imap_session.hpp"
+#include "mail_db.hpp"
+#include "shared_index.hpp"
+#include "writer.hpp"
+
+namespace imap_select {
+
+struct ProxyOptions {
+  std::string fixture_dir;
+  std::string variant;  // before | after
+  std::string lie;      // after only: stale-exists | fetch-drops-flags
+  nlohmann::json params = nlohmann::json::object();
+};
+
+class Proxy {
+ public:
+  explicit Proxy(const ProxyOptions& o);  // copies the cache, builds AFTER's INBOX index; the writer is parked
+  ~Proxy();
+  Proxy(const Proxy&) = delete;
+  Proxy& operator=(const Proxy&) = delete;
+  bool shares_snapshots() const { return indexes_.has_value(); }
+  const std::string& db_path() const { return db_path_; }
+  std::int64_t mailbox_id(std::string_view name) const { return find_mailbox(mailboxes_, name); }
+  SharedIndexes& indexes() { return *indexes_; }
+  Writer& writer() { return *writer_; }
+
+ private:
+  std::filesystem::path dir_;
+  std::string db_path_;
+  std::vector<std::pair<std::string, std::int64_t>> mailboxes_;
+  std::optional<SharedIndexes> indexes_;
+  std::unique_ptr<Writer> writer_;
+};
+
+class ProxyBackend : public SessionBackend {
+ public:
+  explicit ProxyBackend(Proxy& proxy) : proxy_(proxy) {}
+  bool login(std::string_view user, std::string_view password) override;
+  std::shared_ptr<const MailboxView> open(std::string_view mailbox) override;
+  std::string writer(const std::vector<std::string>& args) override;
+
+ private:
+  Db& db();
+  Proxy& proxy_;
+  std::unique_ptr<Db> db_;  // this session's connection, opened at LOGIN
+};
+
+}  // namespace imap_select
