@@ -313,11 +313,8 @@ TEST(Load, ClosedLoopUnderTheSameStallRecordsOnlyTheInFlightRequests) {
 
 TEST(Load, OpenLoopInCountModeSendsExactlyTheCount) {
   TestServer server;
-  LoadOptions o;
-  o.port = server.port;
-  o.connections = 4;
+  LoadOptions o = count_mode(server.port, 300, 4);
   o.rate_rps = 2000;
-  o.max_requests = 300;
   const LoadResult r = run_load(o, RequestSet::from_paths(echo_paths(5)).zipf(1.0));
   EXPECT_EQ(r.responses, 300u);
   EXPECT_EQ(server.received.load(), 300u);
@@ -325,14 +322,11 @@ TEST(Load, OpenLoopInCountModeSendsExactlyTheCount) {
 
 // In ticks the thread sleeps at least a tick between wake-ups, however many requests come due:
 // 400 requests at 4,000/s (0.1 s) in 20 ms ticks take at most 0.1 s / 20 ms + a drain's few.
-// Every request is still sent and answered, and no send waited for its own wake-up.
+// Every request is still sent and answered.
 TEST(Load, OpenLoopInTicksWakesOncePerTickNotPerRequest) {
   TestServer server;
-  LoadOptions o;
-  o.port = server.port;
-  o.connections = 100;
+  LoadOptions o = count_mode(server.port, 400, 100);
   o.rate_rps = 4000;
-  o.max_requests = 400;
   o.tick_us = 20000;
   const LoadResult r = run_load(o, RequestSet::from_paths(echo_paths(5)));
   EXPECT_EQ(r.responses, 400u);
