@@ -2,16 +2,24 @@
 # False-alarm and detection rates of `perfgate ab` with its defaults on this machine, on a
 # CPU-bound pair (tests/tools/burn): N identical pairs (every exit 1 is a false alarm), N pairs
 # per injected slowdown (+5%; +2% with --noise 1; +1% with --noise 0.5; every exit 1 is a
-# catch), and N pairs whose AFTER does half the work then sleeps longer than the half it saved
-# (every exit 1 is the guard or the wall gate doing its job). Prints counts, seconds per pair
-# and the load average. Extra arguments go to every `perfgate ab` (e.g. --duet, --metric cpu_ms).
-#   scripts/alarm-study.sh [N] [perfgate ab flags...]      # the full study: N=100 on a quiet machine
+# catch), and N pairs per trade of CPU for waiting, with --metric cpu_ms so only the wall guard
+# can catch them (half the work then a sleep longer than the half saved; 80% of the work then a
+# sleep of 30% of BEFORE's wall): every exit 1 is the guard doing its job. Prints counts,
+# seconds per pair and the load average. Extra arguments go to every `perfgate ab` (e.g. --duet).
+#   scripts/alarm-study.sh [N] [perfgate ab flags...]       # the full study: N=100 on a quiet machine
+#   STUDY=aa-loaded scripts/alarm-study.sh [N]             # A/A only, a CPU-bound loop on the other core
+#   STUDY=aa|plus5|plus2|plus1|trades scripts/alarm-study.sh [N]   # one part of the full study
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-20}"; shift || true
+part="${STUDY:-all}"
 pg="$root/build/bin/perfgate"; burn="$root/build/tests/tools/burn"
 work=25000000
-out="$(mktemp -d)"; trap 'rm -rf "$out"' EXIT
+out="$(mktemp -d)"
+loader=""
+cleanup() { [ -n "$loader" ] && kill "$loader" 2>/dev/null; rm -rf "$out"; }
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # study NAME EXTRA_FLAGS BEFORE AFTER [ab flags...]: N pairs, prints exit-1 count and seconds per pair.
@@ -22,19 +30,35 @@ study() {
   start=$(date +%s.%N)
   for i in $(seq 1 "$n"); do
     # shellcheck disable=SC2086
-    "$pg" ab --quiet --shell --seed "$i" --before "$before" --after "$after" $flags --json "$out/$tag-$i.json" "$@" \
+    "$pg" ab --quiet --seed "$i" --before "$before" --after "$after" $flags --json "$out/$tag-$i.json" "$@" \
       >/dev/null 2>"$out/$tag-$i.err"
     rc=$?
     [ "$rc" -eq 1 ] && hits=$((hits + 1))
     [ "$rc" -gt 1 ] && echo "$name run $i exited $rc: $(tail -1 "$out/$tag-$i.err")" >&2
   done
   end=$(date +%s.%N)
-  printf '%-34s %3d of %d exit 1   %.1f s per pair\n' "$name" "$hits" "$n" "$(echo "($end - $start) / $n" | bc -l)"
+  printf '%-44s %3d of %d exit 1   %.1f s per pair\n' "$name" "$hits" "$n" "$(echo "($end - $start) / $n" | bc -l)"
 }
-shift_args=("$@")
-study "A/A (false alarms)" "" "$burn $work same" "$burn $work same" "${shift_args[@]}"
-study "+5% work (caught)" "" "$burn $work same" "$burn $((work * 105 / 100)) same" "${shift_args[@]}"
-study "+2% work, --noise 1 (caught)" "--noise 1" "$burn $work same" "$burn $((work * 102 / 100)) same" "${shift_args[@]}"
-study "+1% work, --noise 0.5 (caught)" "--noise 0.5" "$burn $work same" "$burn $((work * 101 / 100)) same" "${shift_args[@]}"
-study "half work + longer sleep (fails)" "" "$burn $work same" "$burn $((work / 2)) same && sleep 0.04" "${shift_args[@]}"
+extra=("$@")
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
+if [ "$part" = aa-loaded ]; then
+  # The other core: every CPU this process may use except the one ab picks (the last).
+  cpus="$(taskset -pc $$ | sed 's/.*: //')"
+  "$burn" 100000000000 loaded >/dev/null &
+  loader=$!
+  taskset -pc "${cpus%%[-,]*}" "$loader" >/dev/null
+  study "A/A, other core busy (false alarms)" "" "$burn $work same" "$burn $work same" "${extra[@]}"
+fi
+want aa && study "A/A (false alarms)" "" "$burn $work same" "$burn $work same" "${extra[@]}"
+want plus5 && study "+5% work (caught)" "" "$burn $work same" "$burn $((work * 105 / 100)) same" "${extra[@]}"
+want plus2 && study "+2% work, --noise 1 (caught)" "--noise 1" "$burn $work same" "$burn $((work * 102 / 100)) same" "${extra[@]}"
+want plus1 && study "+1% work, --noise 0.5 (caught)" "--noise 0.5" "$burn $work same" "$burn $((work * 101 / 100)) same" "${extra[@]}"
+if want trades; then
+  study "half work + longer sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
+    "$burn $((work / 2)) same && sleep 0.04" "${extra[@]}"
+  # BEFORE's wall here, so the sleep is 30% of it whatever the load.
+  wall_s="$(/usr/bin/time -f %e "$burn" "$work" same 2>&1 >/dev/null)"
+  study "80% work + 30% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
+    "$burn $((work * 8 / 10)) same && sleep $(echo "$wall_s * 0.3" | bc -l)" "${extra[@]}"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -134,3 +134,25 @@ def test_duet_on_one_cpu_is_refused_naming_the_need(perfgate, burn, tmp_path):
     assert r.returncode == 2, r.stdout + r.stderr
     assert "--duet needs exactly two CPUs" in r.stderr
     assert not (tmp_path / "results.json").exists()
+
+
+def test_wall_guard_fails_a_small_trade_the_cpu_gate_decides_early(perfgate, burn, tmp_path, validate):
+    """80% of BEFORE's computing, then a sleep of half BEFORE's wall: the CPU gate is decided at
+    the first look (better), and the rounds must go on until the wall guard has its own decision,
+    which here is a failure (wall ~1.3x, beyond the band). The rate at 30% of the wall, closer to
+    the band, is measured by `STUDY=trades scripts/alarm-study.sh` (a rate, not a CI test: at a
+    load of 6 this VM's per-round wall noise keeps a 1.1x trade undecided for a whole budget)."""
+    import subprocess
+    import time
+    walls = []
+    for _ in range(5):
+        t = time.monotonic()
+        subprocess.run(["/bin/sh", "-c", f"{burn} {WORK} same"], check=True, capture_output=True)
+        walls.append(time.monotonic() - t)
+    nap = 0.5 * sorted(walls)[2]
+    r = perfgate("ab", "--shell", "--metric", "cpu_ms", "--before", f"{burn} {WORK} same",
+                 "--after", f"{burn} {WORK * 8 // 10} same && sleep {nap:.4f}", "--seed", "26", "--out", tmp_path)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = validate(tmp_path / "results.json")["scenarios"][0]
+    assert gate(s, "policy")["passed"] is True  # 80% of the CPU: the CPU gate alone passes it
+    assert gate(s, "guard")["passed"] is False, gate(s, "guard")

@@ -6,6 +6,7 @@ and the Google Benchmark export read the way compare.py reads it."""
 import hashlib
 import json
 import pathlib
+import re
 import sys
 
 import pytest
@@ -238,3 +239,59 @@ def test_improve_scenario_with_too_few_rounds_to_ever_decide_is_refused(perfgate
     assert r.returncode == 2, r.stdout + r.stderr
     assert "needs at least 8 rounds" in r.stderr and "scenario.json" in r.stderr, r.stderr
     assert not (tmp_path / "r.json").exists()
+
+
+KEYSET = pathlib.Path(__file__).resolve().parents[2] / "build" / "share" / "perfgate" / "scenarios" / "keyset_listing"
+# keyset_listing with its AFTER's cursor put back outside the UNION: the copy's AFTER runs BEFORE's
+# SQL (the bundled `before-with-indexes`) on AFTER's schema, so it keeps none of the improvement
+# the committed baseline accepted. The scenario program itself is unchanged.
+DEGRADED = """#!/bin/sh
+for a in "$@"; do
+  if [ "$prev" = "--variant" ] && [ "$a" = "after" ]; then a=before-with-indexes; fi
+  set -- "$@" "$a"; shift; prev="$a"
+done
+exec {program} "$@"
+"""
+
+
+def test_keyset_listing_after_that_lost_its_improvement_fails_the_committed_baseline(perfgate, tmp_path):
+    """A real degraded copy of a bundled scenario (real PostgreSQL, real queries) against the
+    committed baseline.json: under --policy no-regress its own gates pass (same rows, not slower
+    than BEFORE), and only the baseline gate can see that the improvement is gone — by the
+    between-run rule on the host class the baseline was recorded on, by the kept-share rule on
+    any other (the same results checked against a copy whose runs name another host class)."""
+    program = KEYSET / "keyset_listing"
+    if not program.exists():
+        pytest.fail(f"{program} is missing: build first")
+    if not any(pathlib.Path("/usr/lib/postgresql").glob("*/bin/postgres")):
+        pytest.skip("no PostgreSQL server binaries (apt-get install postgresql)")
+    d = tmp_path / "catalog" / "keyset_listing"
+    d.mkdir(parents=True)
+    (d / "degraded.sh").write_text(DEGRADED.format(program=program))
+    (d / "degraded.sh").chmod(0o755)
+    manifest = json.loads((ROOT / "scenarios" / "keyset_listing" / "scenario.json").read_text())
+    manifest["program"] = "degraded.sh"
+    manifest["variants"] = [v for v in manifest["variants"] if v["name"] in ("before", "after")]
+    (d / "scenario.json").write_text(json.dumps(manifest))
+
+    out = tmp_path / "r.json"
+    r = perfgate("run", "keyset_listing", "--catalog", tmp_path / "catalog", "--policy", "no-regress",
+                 "--baseline", ROOT / "baseline.json", "--seed", "7", "--json", out)
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = json.loads(out.read_text())["scenarios"][0]
+    by_kind = {g["kind"]: g for g in s["gates"]}
+    assert by_kind["equivalence"]["passed"] is True
+    assert by_kind["policy"]["passed"] is True, by_kind["policy"]  # ratio ~1: no-regress holds
+    assert by_kind["baseline"]["passed"] is False, by_kind["baseline"]
+    assert "baseline gate failed" in r.stderr and "ms_per_page_p50" in r.stderr
+
+    foreign = json.loads((ROOT / "baseline.json").read_text())
+    for e in foreign["entries"]:
+        for h in [e["host"]] + [run["host"] for run in e.get("runs", [])]:
+            h["cpu_model"], h["fingerprint"] = "Another CPU", "0000000000000000"
+    (tmp_path / "foreign.json").write_text(json.dumps(foreign))
+    check = perfgate("baseline", "check", out, "--baseline", tmp_path / "foreign.json")
+    assert check.returncode == 1, check.stdout + check.stderr
+    assert "FAIL" in check.stdout and "rule kept-share" in check.stdout, check.stdout
+    kept = re.search(r"kept (-?[0-9.]+)% of the accepted improvement", check.stdout)
+    assert kept and float(kept.group(1)) < 50, check.stdout  # "well under half"

@@ -107,6 +107,17 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
   return std::max({guard.band, noise, spread});
 }
 
+namespace {
+bool guard_worse(const model::Comparison& c, double band) {
+  return c.better == "higher" ? c.r.ci.hi < 1 - band : c.r.ci.lo > 1 + band;
+}
+}  // namespace
+
+bool guard_decided(const model::Comparison& c, double band) {
+  const bool within = c.better == "higher" ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
+  return within || guard_worse(c, band);
+}
+
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {
   model::GateResult g{"guard", "no regress on " + guard.metric};
   g.band = band;
@@ -115,8 +126,7 @@ model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& g
     g.detail = guard.metric + " was not measured on both sides: nothing to guard";
     return g;
   }
-  const bool higher_is_better = c->better == "higher";
-  const bool worse = higher_is_better ? c->r.ci.hi < 1 - band : c->r.ci.lo > 1 + band;
+  const bool worse = guard_worse(*c, band);
   g.passed = !worse;
   g.detail = "after/before " + guard.metric + " " + fixed(c->r.ratio, "%.3g") + "x [" + fixed(c->r.ci.lo, "%.3g") +
              ", " + fixed(c->r.ci.hi, "%.3g") + "], band ±" + fixed(100 * band, "%.1f") + "%" +

@@ -67,6 +67,7 @@ json RunPlan::options_json() const {
     j["cpus"] = s.cpus;
     j["policy"] = s.policy;
     if (s.duet) j["duet"] = true;
+    if (s.look_budget_s > 0) j["look_budget_s"] = s.look_budget_s;
   }
   return j;
 }
@@ -74,6 +75,11 @@ json RunPlan::options_json() const {
 namespace {
 
 constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = kLooksPerScenario;
+// `ab` with neither --max-rounds nor --max-time: looks doubling from 10 rounds (10 … 640, each
+// at alpha/7, whose rank-test floor is 9 rounds) while they fit 50 s, so one pair stays under
+// a minute and an effect just above a narrow noise band is still sampled until it is decided.
+constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedLooks = 7;
+constexpr double kAbLookBudgetSeconds = 50;
 
 void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
   s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
@@ -100,23 +106,25 @@ void finish(RunPlan& rp, const RunOptions& o) {
   rp.alpha = o.alpha;
   rp.noise = o.noise;
   rp.seed = o.seed ? *o.seed : std::random_device{}();
-  rp.looks_per_scenario = kLooks;
-  rp.alpha_per_look = stats::alpha_per_look(rp.alpha, kLooks);
+  rp.looks_per_scenario = kLooks;  // a longer schedule (ab's budgeted one) splits alpha further
+  for (const auto& s : rp.scenarios)
+    rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
+  rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);
   rp.gated_total = 0;
   for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
   // An `improve` scenario passes only when its rank test rejects; with fewer rounds than the test
   // can ever reject at (inside the run's family, at the per-look level) it is a certain failure,
   // so it is refused before anything runs. A no-regress one still runs: its results say it could
   // not resolve anything (detectable_effect null).
-  const int needed = min_decidable_rounds(rp.alpha, kLooks, std::max(1, rp.gated_total));
+  const int needed = min_decidable_rounds(rp.alpha, rp.looks_per_scenario, std::max(1, rp.gated_total));
   for (const auto& s : rp.scenarios)
     if (s.policy == "improve" && s.max_rounds < needed)
       throw UsageError((s.manifest.file.empty() ? s.manifest.name : s.manifest.file.string()) + ": profile " +
                        s.profile + ": max_rounds " + std::to_string(s.max_rounds) +
                        " can never decide an improvement: a rank test inside this run's family (" +
-                       std::to_string(rp.gated_total) + " gated comparisons x " + std::to_string(kLooks) +
-                       " looks at alpha " + std::to_string(rp.alpha).substr(0, 6) + ") needs at least " +
-                       std::to_string(needed) +
+                       std::to_string(rp.gated_total) + " gated comparisons x " +
+                       std::to_string(rp.looks_per_scenario) + " looks at alpha " +
+                       std::to_string(rp.alpha).substr(0, 6) + ") needs at least " + std::to_string(needed) +
                        " rounds (n >= log2(2 looks m / alpha)); raise min_rounds/max_rounds "
                        "or --max-rounds to " +
                        std::to_string(needed));
@@ -204,6 +212,12 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
   s.profile = "ab";
   s.policy = o.policy.value_or("no-regress");
   apply_rounds(s, nullptr, o);
+  if (!o.max_rounds && !o.max_time_s) {
+    s.min_rounds = o.min_rounds.value_or(kAbBudgetedMinRounds);
+    s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
+    s.max_rounds = s.looks.back();
+    s.look_budget_s = kAbLookBudgetSeconds;
+  }
   s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
   s.duet = o.duet;
   if (s.duet && s.cpus.size() != 2)

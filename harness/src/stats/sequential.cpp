@@ -1,5 +1,6 @@
 #include "stats/sequential.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace perfgate::stats {
@@ -41,6 +42,39 @@ double alpha_per_look(double alpha, int looks) {
   if (!(alpha > 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must be in (0, 1], e.g. 0.05");
   if (looks < 1) throw std::invalid_argument("at least one look is needed");
   return alpha / looks;
+}
+
+std::vector<int> doubling_schedule(int min_rounds, int looks) {
+  if (min_rounds < 1) throw std::invalid_argument("look schedule needs min rounds >= 1");
+  if (looks < 1 || looks > 20) throw std::invalid_argument("doubling schedule needs 1 to 20 looks");
+  std::vector<int> out;
+  for (long long at = min_rounds; static_cast<int>(out.size()) < looks; at *= 2) out.push_back(static_cast<int>(at));
+  return out;
+}
+
+bool next_look_fits(double elapsed_s, int rounds, int next_look, double budget_s) {
+  if (rounds < 1) throw std::invalid_argument("projecting a look needs at least one round done");
+  if (budget_s <= 0) return true;
+  return elapsed_s * next_look / rounds <= budget_s;
+}
+
+std::vector<int> budget_checkpoints(const std::vector<int>& looks) {
+  if (looks.empty()) throw std::invalid_argument("budget checkpoints need at least one look");
+  std::vector<int> out{looks.front()};
+  while (out.back() < looks.back())
+    out.push_back(std::min(looks.back(), std::max(out.back() + 1, out.back() * 21 / 20)));
+  return out;
+}
+
+BudgetedLooks::Step BudgetedLooks::at(int rounds, int next_checkpoint, double elapsed_s) {
+  if (next_ >= looks_.size()) return Step::Continue;  // every look used up: nothing left to test at
+  const bool last = next_checkpoint == 0 || !next_look_fits(elapsed_s, rounds, next_checkpoint, budget_s_);
+  const bool due = rounds >= looks_[next_];
+  if (!due && !last) return Step::Continue;
+  ++next_;  // the look this test uses up
+  while (next_ < looks_.size() && looks_[next_] <= rounds) ++next_;
+  tested_.push_back(rounds);
+  return last ? Step::TestLast : Step::Test;
 }
 
 }  // namespace perfgate::stats

@@ -1,6 +1,7 @@
 #include "suite/scenario_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 
 #include "gate/equivalence.hpp"
@@ -9,6 +10,7 @@
 #include "measure/host.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/counting_sample.hpp"
+#include "stats/sequential.hpp"
 #include "store/results_codec.hpp"
 
 namespace perfgate::suite {
@@ -66,7 +68,7 @@ std::vector<gate::VariantPair> ScenarioRun::pairs() const {
 
 // At a look: stop when every gated metric is decided — significant at the per-look level
 // (Bonferroni over the run's gated comparisons, the first step of Holm) and outside the
-// band — or clearly inside the band.
+// band — or clearly inside the band, and the guard metric has its own decision.
 // `ab --metric auto`: the metric chosen from what both sides measured so far (one, like the
 // placeholder in gated_metrics, so the Holm family is unchanged).
 static std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples) {
@@ -83,7 +85,12 @@ bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const 
     const bool inside = c.r.ci.lo >= 1 - rp.noise && c.r.ci.hi <= 1 + rp.noise;
     if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
   }
-  return decided == sp.gated_metrics.size();
+  if (decided != sp.gated_metrics.size()) return false;
+  const auto& guard = sp.manifest.guard;
+  for (const auto& c : cs)
+    if (!c.gated && c.metric == guard.metric && guard.metric != "none")
+      return gate::guard_decided(c, gate::guard_band(measured, guard, rp.noise));
+  return true;  // no guard, or the guard is the gated metric, or it was not measured
 }
 
 // The progress line's running after/before ratio of the primary metric's medians.
@@ -176,9 +183,34 @@ void ScenarioRun::run_rounds() {
     return m.kind == "service" ? json::array({store::to_json(responses.result())})
                                : json::array({store::to_json(equivalence.result())});
   };
-  hooks.should_stop = [&](const std::vector<run::Sample>& measured, int) { return clear_at_look(measured); };
+  // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
+  // at each look and once more where the next checkpoint would not fit the budget.
+  const bool budgeted = sp.look_budget_s > 0;
+  if (budgeted) bp.looks = stats::budget_checkpoints(sp.looks);
+  stats::BudgetedLooks tests(sp.looks, sp.look_budget_s);
+  const auto started = std::chrono::steady_clock::now();
+  bool out_of_budget = false;
+  hooks.should_stop = [&](const std::vector<run::Sample>& measured, int look) {
+    if (!budgeted) return clear_at_look(measured);
+    const auto i = static_cast<std::size_t>(look);
+    const int next = i + 1 < bp.looks.size() ? bp.looks[i + 1] : 0;
+    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const auto step = tests.at(bp.looks[i], next, spent);
+    if (step == stats::BudgetedLooks::Step::Continue) return false;
+    if (clear_at_look(measured)) return true;
+    out_of_budget = step == stats::BudgetedLooks::Step::TestLast && next != 0;
+    return out_of_budget;
+  };
   try {
     run::run_batch(bp, run_dir, hooks, outcome);
+    if (budgeted) {
+      outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
+      const std::string n = std::to_string(outcome.rounds), budget = std::to_string(static_cast<int>(sp.look_budget_s));
+      if (out_of_budget)
+        outcome.stop_reason = "undecided after round " + n + ": more rounds would not fit the " + budget + " s budget";
+      else if (outcome.stop_reason.rfind("clear at look", 0) == 0)
+        outcome.stop_reason = "clear at look " + std::to_string(tests.tested().size()) + " (round " + n + ")";
+    }
   } catch (const gate::EquivalenceFailure& e) {
     outcome.stop_reason = "equivalence failed";
     error_message = e.what();
