@@ -64,7 +64,8 @@ void Writer::loop() {
       std::unique_lock lock(m_);
       if (mode_ == Mode::Stepping && status_.ops == target_) mode_ = Mode::Parked;
       cv_.notify_all();
-      cv_.wait_for(lock, std::chrono::milliseconds(o_.pause_ms), [&] { return mode_ == Mode::Stopping; });
+      // Paced only when running free: stepping to a position for the agreement pass is not timed.
+      cv_.wait_for(lock, std::chrono::milliseconds(o_.pause_ms), [&] { return mode_ != Mode::Running; });
     }
   } catch (const std::exception& e) {
     std::lock_guard lock(m_);
@@ -130,7 +131,7 @@ void Writer::transaction(Db& db, std::uint64_t count) {
     // The transaction stays open a while, as a sync engine's does while it talks to the
     // upstream server: readers must not notice.
     std::unique_lock lock(m_);
-    cv_.wait_for(lock, std::chrono::milliseconds(o_.hold_ms), [&] { return mode_ == Mode::Stopping; });
+    cv_.wait_for(lock, std::chrono::milliseconds(o_.hold_ms), [&] { return mode_ != Mode::Running; });
   }
   tx.commit();
   if (o_.on_commit) o_.on_commit(c);
