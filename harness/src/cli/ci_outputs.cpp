@@ -12,8 +12,8 @@
 namespace perfgate::cli {
 
 void write_ci_outputs(const nlohmann::json& results, const plan::RunOptions& o) {
-  if (!o.junit_path.empty()) store::write_junit(o.junit_path, results);
   const model::ResultsDoc typed = store::results_from_json(results);
+  if (!o.junit_path.empty()) store::write_junit(o.junit_path, typed);
   if (!o.gbench_path.empty()) store::write_gbench(o.gbench_path, typed);
   const char* gha = std::getenv("GITHUB_ACTIONS");
   if (gha && std::string(gha) == "true") {

@@ -119,7 +119,7 @@ struct Baseline {
 // the entry (fixture, anchors, series, …: written for people and the report) travels as it was
 // read, in `other`.
 struct ScenarioResult {
-  std::string name, profile, kind, primary_metric;
+  std::string name, profile, kind, policy, primary_metric;
   std::vector<std::string> variant_names;  // in run order, read from `variants` (which travels in `other`)
   std::vector<run::Sample> samples;
   Summaries summaries;

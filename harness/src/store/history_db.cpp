@@ -186,9 +186,7 @@ class PostgresSql : public Sql {
   PGconn* conn_ = nullptr;
 };
 
-Value num_or_null(const json& v) {
-  return v.is_number() && std::isfinite(v.get<double>()) ? Value::of(v.get<double>()) : Value::null();
-}
+Value num_or_null(double v) { return std::isfinite(v) ? Value::of(v) : Value::null(); }
 
 class History : public HistoryDb {
  public:
@@ -222,41 +220,35 @@ class History : public HistoryDb {
   }
   std::string describe() const override { return what_; }
 
-  bool add_run(const json& results, const std::string& source_file) override {
-    const json& run = results["run"];
-    const std::string id = run.value("id", "");
-    if (!sql_->query("SELECT run_id FROM perfgate_runs WHERE run_id = ?1", {Value::of(id)}).empty()) return false;
+  bool add_run(const model::ResultsDoc& results, const std::string& source_file) override {
+    const model::RunHeader& run = results.run;
+    if (!sql_->query("SELECT run_id FROM perfgate_runs WHERE run_id = ?1", {Value::of(run.id)}).empty()) return false;
     sql_->exec("BEGIN");
     try {
-      sql_->exec(
-          kInsertRun,
-          {Value::of(id), Value::of(run.value("started_at", "")),
-           run["finished_at"].is_string() ? Value::of(run["finished_at"].get<std::string>()) : Value::null(),
-           Value::of(run["git"].value("commit", "unknown")), Value::of_int(run["git"].value("dirty", false) ? 1 : 0),
-           Value::of(results["host"].value("fingerprint", "")), Value::of(results["host"].value("hostname", "")),
-           Value::of(run.value("profile", "")),
-           Value::of_int(results.value("outcome", json::object()).value("exit_code", 0)), Value::of(source_file),
-           Value::of(now_iso8601())});
-      for (const auto& s : results["scenarios"]) {
-        if (s.contains("error")) continue;
-        const std::string name = s.value("name", ""), profile = s.value("profile", "");
-        for (const auto& c : s["comparisons"]) {
-          if (!c["ratio"].is_number()) continue;
-          sql_->exec(kInsertPoint, {Value::of(id), Value::of(name), Value::of(profile), Value::of("ratio"),
-                                    Value::of(c.value("variant", "")), Value::of(c.value("baseline", "")),
-                                    Value::of(c.value("metric", "")), Value::of(c.value("unit", "")),
-                                    Value::of(c.value("better", "lower")), Value::of(c["ratio"].get<double>()),
-                                    num_or_null(c["ci"][0]), num_or_null(c["ci"][1]), Value::of_int(c.value("n", 0)),
-                                    Value::of(c.value("verdict", "")), Value::of_int(c.value("gated", false) ? 1 : 0)});
+      sql_->exec(kInsertRun,
+                 {Value::of(run.id), Value::of(run.started_at),
+                  run.finished_at.empty() ? Value::null() : Value::of(run.finished_at), Value::of(run.commit),
+                  Value::of_int(run.dirty ? 1 : 0), Value::of(results.host.fingerprint),
+                  Value::of(results.host.hostname), Value::of(run.profile), Value::of_int(results.outcome.exit_code),
+                  Value::of(source_file), Value::of(now_iso8601())});
+      for (const auto& s : results.scenarios) {
+        if (s.error) continue;
+        for (const auto& c : s.comparisons) {
+          if (!std::isfinite(c.r.ratio)) continue;
+          sql_->exec(kInsertPoint, {Value::of(run.id), Value::of(s.name), Value::of(s.profile), Value::of("ratio"),
+                                    Value::of(c.variant), Value::of(c.baseline), Value::of(c.metric), Value::of(c.unit),
+                                    Value::of(c.better), Value::of(c.r.ratio), num_or_null(c.r.ci.lo),
+                                    num_or_null(c.r.ci.hi), Value::of_int(static_cast<int>(c.r.n)),
+                                    Value::of(stats::to_string(c.verdict)), Value::of_int(c.gated ? 1 : 0)});
         }
-        for (const auto& [variant, metrics] : s["summaries"].items())
-          for (const auto& [metric, m] : metrics.items()) {
-            if (!m.contains("median") || !m["median"].is_number()) continue;
+        for (const auto& [variant, metrics] : s.summaries)
+          for (const auto& [metric, m] : metrics) {
+            if (!std::isfinite(m.s.median)) continue;
             sql_->exec(kInsertPoint,
-                       {Value::of(id), Value::of(name), Value::of(profile), Value::of("median"), Value::of(variant),
-                        Value::of(""), Value::of(metric), Value::of(m.value("unit", "")),
-                        Value::of(m.value("better", "lower")), Value::of(m["median"].get<double>()), Value::null(),
-                        Value::null(), Value::of_int(m.value("n", 0)), Value::of(""), Value::of_int(0)});
+                       {Value::of(run.id), Value::of(s.name), Value::of(s.profile), Value::of("median"),
+                        Value::of(variant), Value::of(""), Value::of(metric), Value::of(m.unit),
+                        Value::of(m.better.empty() ? "lower" : m.better), Value::of(m.s.median), Value::null(),
+                        Value::null(), Value::of_int(static_cast<int>(m.s.n)), Value::of(""), Value::of_int(0)});
           }
       }
       sql_->exec("COMMIT");

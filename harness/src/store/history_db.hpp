@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "model/results_model.hpp"
+
 namespace perfgate::store {
 
 inline constexpr int kHistorySchemaVersion = 1;
@@ -37,7 +39,7 @@ class HistoryDb {
   // "sqlite:PATH" or "postgresql:DSN-without-password"
   virtual std::string describe() const = 0;
   // false when the run was already recorded (nothing written).
-  virtual bool add_run(const nlohmann::json& results, const std::string& source_file) = 0;
+  virtual bool add_run(const model::ResultsDoc& results, const std::string& source_file) = 0;
   // Ordered by started_at, then run_id.
   virtual std::vector<HistoryPoint> series(const SeriesQuery& q) = 0;
   // The metric the scenario's last recorded run gated on, at this profile.

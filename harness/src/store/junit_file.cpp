@@ -7,8 +7,6 @@
 
 namespace perfgate::store {
 
-using json = nlohmann::json;
-
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());
@@ -55,54 +53,49 @@ std::string seconds(double s) {
 }
 
 // Time a scenario's samples took: the sum of their wall clocks.
-double scenario_seconds(const json& s) {
+double scenario_seconds(const model::ScenarioResult& s) {
   double ms = 0;
-  for (const auto& x : s.value("samples", json::array()))
-    if (x.contains("metrics") && x["metrics"].contains("wall_ms") && x["metrics"]["wall_ms"]["value"].is_number())
-      ms += x["metrics"]["wall_ms"]["value"].get<double>();
+  for (const auto& x : s.samples)
+    if (auto w = x.metrics.find("wall_ms"); w != x.metrics.end()) ms += w->second.value;
   return ms / 1000;
 }
 
 }  // namespace
 
-std::string junit_xml(const json& results) {
+std::string junit_xml(const model::ResultsDoc& results) {
   // <testsuites> has no "skipped" attribute in the Jenkins/Surefire schema; the suites carry it.
   int tests = 0, failures = 0, errors = 0;
   double total_time = 0;
   std::ostringstream suites;
-  const std::string hostname = results["host"].value("hostname", "");
-  const std::string timestamp = results["run"].value("started_at", "");
+  const std::string& hostname = results.host.hostname;
+  const std::string& timestamp = results.run.started_at;
   int id = 0;
-  for (const auto& s : results["scenarios"]) {
-    const std::string name = s.value("name", "?"), profile = s.value("profile", "");
+  for (const auto& s : results.scenarios) {
+    const std::string name = s.name.empty() ? "?" : s.name, profile = s.profile;
     const std::string classname = "perfgate." + name + "." + profile;
     int t = 0, f = 0, e = 0, k = 0;
     std::ostringstream cases;
     const double time = scenario_seconds(s);
-    for (const auto& g : s.value("gates", json::array())) {
+    for (const auto& g : s.gates) {
       ++t;
-      const std::string kind = g.value("kind", ""), gname = g.value("name", "");
-      const std::string detail = g.value("detail", "");
-      cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"" << xml_escape(kind + ": " + gname)
-            << "\" time=\"0\">\n";
-      if (g["passed"].is_null()) {
+      cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\""
+            << xml_escape(g.kind + ": " + g.name) << "\" time=\"0\">\n";
+      if (!g.passed) {
         ++k;
-        cases << "      <skipped message=\"" << xml_escape(detail) << "\"/>\n";
-      } else if (!g["passed"].get<bool>()) {
+        cases << "      <skipped message=\"" << xml_escape(g.detail) << "\"/>\n";
+      } else if (!*g.passed) {
         ++f;
-        cases << "      <failure message=\"" << xml_escape(kind + " gate failed: " + detail) << "\" type=\""
-              << xml_escape(kind) << "\">" << xml_escape(detail) << "</failure>\n";
+        cases << "      <failure message=\"" << xml_escape(g.kind + " gate failed: " + g.detail) << "\" type=\""
+              << xml_escape(g.kind) << "\">" << xml_escape(g.detail) << "</failure>\n";
       }
       cases << "    </testcase>\n";
     }
-    if (s.contains("error")) {
+    if (s.error) {
       ++t;
       ++e;
-      const json& err = s["error"];
       cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"run\" time=\"" << seconds(time)
-            << "\">\n      <error message=\"" << xml_escape(err.value("message", "error")) << "\" type=\"exit "
-            << err.value("exit_code", 4) << "\">" << xml_escape(err.value("stderr_tail", err.value("message", "")))
-            << "</error>\n    </testcase>\n";
+            << "\">\n      <error message=\"" << xml_escape(s.error->message) << "\" type=\"exit " << s.error->exit_code
+            << "\">" << xml_escape(s.error->stderr_tail.value_or(s.error->message)) << "</error>\n    </testcase>\n";
     }
     tests += t;
     failures += f;
@@ -113,11 +106,9 @@ std::string junit_xml(const json& results) {
            << k << "\" time=\"" << seconds(time) << "\" timestamp=\"" << xml_escape(timestamp) << "\" hostname=\""
            << xml_escape(hostname) << "\">\n"
            << "    <properties>\n"
-           << "      <property name=\"policy\" value=\"" << xml_escape(s.value("policy", "")) << "\"/>\n"
-           << "      <property name=\"primary_metric\" value=\"" << xml_escape(s.value("primary_metric", ""))
-           << "\"/>\n"
-           << "      <property name=\"commit\" value=\""
-           << xml_escape(results["run"].contains("git") ? results["run"]["git"].value("commit", "") : "") << "\"/>\n"
+           << "      <property name=\"policy\" value=\"" << xml_escape(s.policy) << "\"/>\n"
+           << "      <property name=\"primary_metric\" value=\"" << xml_escape(s.primary_metric) << "\"/>\n"
+           << "      <property name=\"commit\" value=\"" << xml_escape(results.run.commit) << "\"/>\n"
            << "    </properties>\n"
            << cases.str() << "  </testsuite>\n";
   }
@@ -129,7 +120,7 @@ std::string junit_xml(const json& results) {
   return out.str();
 }
 
-void write_junit(const std::filesystem::path& path, const json& results) {
+void write_junit(const std::filesystem::path& path, const model::ResultsDoc& results) {
   write_file_atomic(path, junit_xml(results));
 }
 

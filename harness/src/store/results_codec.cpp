@@ -45,9 +45,9 @@ json without(const json& j, std::initializer_list<const char*> keys) {
   return out;
 }
 
-const std::initializer_list<const char*> kScenarioKeys = {"name",    "profile",    "kind",        "primary_metric",
-                                                          "samples", "summaries",  "comparisons", "gates",
-                                                          "error",   "merged_from"};
+const std::initializer_list<const char*> kScenarioKeys = {"name",           "profile", "kind",       "policy",
+                                                          "primary_metric", "samples", "summaries",  "comparisons",
+                                                          "gates",          "error",   "merged_from"};
 
 json to_json(const std::optional<model::Shard>& s) {
   if (!s) return nullptr;
@@ -237,6 +237,7 @@ json to_json(const model::ScenarioResult& s) {
   j["name"] = s.name;
   j["profile"] = s.profile;
   if (!s.kind.empty()) j["kind"] = s.kind;
+  if (!s.policy.empty()) j["policy"] = s.policy;
   if (!s.primary_metric.empty()) j["primary_metric"] = s.primary_metric;
   j["samples"] = json::array();
   for (const auto& x : s.samples) j["samples"].push_back(to_json(x));
@@ -262,6 +263,7 @@ model::ScenarioResult scenario_from_json(const json& j) {
   s.name = text(j, "name", "");
   s.profile = text(j, "profile", "");
   s.kind = text(j, "kind", "");
+  s.policy = text(j, "policy", "");
   s.primary_metric = text(j, "primary_metric", "");
   for (const auto& v : j.value("variants", json::array())) s.variant_names.push_back(text(v, "name", ""));
   for (const auto& x : j.value("samples", json::array())) s.samples.push_back(sample_from_json(x));

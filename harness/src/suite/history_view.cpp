@@ -11,7 +11,6 @@
 #include "common/files.hpp"
 #include "store/history_db.hpp"
 #include "store/results_codec.hpp"
-#include "store/results_input.hpp"
 
 namespace perfgate::suite {
 namespace {
@@ -33,14 +32,13 @@ std::string default_history_db() {
 
 void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db) {
   // Every file is read and checked before the database is touched.
-  std::vector<json> docs;
-  for (const auto& f : files) docs.push_back(store::load_results(f));
+  std::vector<model::ResultsDoc> docs;
+  for (const auto& f : files) docs.push_back(store::read_results(f));
   auto h = store::open_history(db.empty() ? default_history_db() : db);
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const bool added = h->add_run(docs[i], files[i]);
-    const model::ResultsDoc typed = store::results_from_json(docs[i]);
-    out << (added ? "added   " : "already ") << typed.run.id << " (commit " << typed.run.commit.substr(0, 12) << ", "
-        << typed.scenarios.size() << " scenarios) from " << files[i] << " → " << h->describe() << "\n";
+    out << (added ? "added   " : "already ") << docs[i].run.id << " (commit " << docs[i].run.commit.substr(0, 12)
+        << ", " << docs[i].scenarios.size() << " scenarios) from " << files[i] << " → " << h->describe() << "\n";
   }
 }
 
