@@ -1,9 +1,10 @@
-#include <fstream>
 #include <iostream>
 
-#include "cli/calibration.hpp"
+#include "cli/calibration_table.hpp"
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "common/files.hpp"
+#include "suite/calibration.hpp"
 
 namespace perfgate::cli {
 
@@ -15,7 +16,7 @@ void add_calibrate_command(CLI::App& app) {
       "per metric: per-sample CV, per-round log-ratio sd, observed false-alarm rate, the smallest effect detected\n"
       "with 80% and 95% power; per workload: catches of the injected work and the harness's own perturbation of\n"
       "wall time (wall under perfgate against the program's self-timed wall).");
-  auto o = std::make_shared<CalibrationOptions>();
+  auto o = std::make_shared<suite::CalibrationOptions>();
   auto out = std::make_shared<std::string>("perfgate-out/calibration.json");
   cmd->add_option("--budget", o->budget_s, "Seconds to spend (default 300); the last pair may overrun by its length")
       ->check(CLI::Range(1.0, 86400.0))
@@ -43,14 +44,11 @@ void add_calibrate_command(CLI::App& app) {
       ->check(CLI::Range(0.0, 99.0));
   cmd->add_option("--seed", o->ab.seed, "First pair's seed (the n-th pair's is seed + n)");
   cmd->callback([o, out] {
-    nlohmann::json doc = run_calibration(*o);
+    nlohmann::json doc = suite::run_calibration(*o);
     print_calibration(std::cout, doc);
     if (!out->empty()) {
-      std::filesystem::path p(*out);
-      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-      std::ofstream f(p);
-      if (!(f << doc.dump(2) << "\n")) throw RunError("calibrate: cannot write " + p.string());
-      std::cerr << "perfgate: calibration in " << p.string() << "\n";
+      write_file_atomic(*out, doc.dump(2) + "\n");
+      std::cerr << "perfgate: calibration in " << *out << "\n";
     }
     set_exit_code(kExitOk);
   });

@@ -138,37 +138,47 @@ GbenchRun pair_gbench_output(const json& doc) {
   return g;
 }
 
-GbenchRun run_gbench(const GbenchSpec& gs, const TempDir& run_dir) {
-  const fs::path dir = run_dir.subdir("gbench-" + gs.scenario);
+GbenchBinaryRun run_gbench_binary(const std::string& name, const std::string& program,
+                                  const std::vector<std::string>& args, const fs::path& dir,
+                                  const std::vector<int>& cpus, double timeout_s) {
   ChildSpec spec;
-  spec.argv = {gs.program,
-               "--benchmark_repetitions=" + std::to_string(gs.repetitions),
-               "--benchmark_format=json",
-               "--benchmark_out=" + (dir / "out.json").string(),
-               "--benchmark_out_format=json",
-               "--benchmark_enable_random_interleaving=true"};
-  if (gs.min_time) spec.argv.push_back("--benchmark_min_time=" + *gs.min_time);
-  if (gs.filter) spec.argv.push_back("--benchmark_filter=" + *gs.filter);
-  spec.argv.insert(spec.argv.end(), gs.extra_args.begin(), gs.extra_args.end());
+  spec.argv = {program, "--benchmark_format=json", "--benchmark_out=" + (dir / "out.json").string(),
+               "--benchmark_out_format=json"};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.cwd = dir;
   spec.stdout_path = dir / "stdout";
   spec.stderr_path = dir / "stderr";
-  spec.cpus = gs.cpus;
-  spec.timeout_s = gs.timeout_s;
-  measure::SampleCgroup cg(gs.scenario + "-gbench");
-  auto r = run_child(spec, cg);
+  spec.cpus = cpus;
+  spec.timeout_s = timeout_s;
+  measure::SampleCgroup cg(name + "-gbench");
+  GbenchBinaryRun b;
+  b.result = run_child(spec, cg);
+  b.argv = spec.argv;
+  b.stderr_path = spec.stderr_path;
+  if (auto text = try_read_file(dir / "out.json")) b.doc = json::parse(*text, nullptr, false);
+  if (b.doc.is_discarded()) b.doc = json();
+  return b;
+}
+
+GbenchRun run_gbench(const GbenchSpec& gs, const TempDir& run_dir) {
+  std::vector<std::string> args = {"--benchmark_repetitions=" + std::to_string(gs.repetitions),
+                                   "--benchmark_enable_random_interleaving=true"};
+  if (gs.min_time) args.push_back("--benchmark_min_time=" + *gs.min_time);
+  if (gs.filter) args.push_back("--benchmark_filter=" + *gs.filter);
+  args.insert(args.end(), gs.extra_args.begin(), gs.extra_args.end());
+  const auto b =
+      run_gbench_binary(gs.scenario, gs.program, args, run_dir.subdir("gbench-" + gs.scenario), gs.cpus, gs.timeout_s);
+  const ChildResult& r = b.result;
   if (r.timed_out)
     throw RunError(gs.scenario + ": the benchmark binary timed out after " +
                    std::to_string(static_cast<int>(gs.timeout_s)) + " s");
   if (r.signal || r.exit_code != 0)
     throw RunError(gs.scenario + ": the benchmark binary failed (" +
                    (r.signal ? "signal " + std::to_string(r.signal) : "exit " + std::to_string(r.exit_code)) +
-                   "); its stderr:\n" + tail_of_file(spec.stderr_path));
-  auto text = try_read_file(dir / "out.json");
-  json doc = text ? json::parse(*text, nullptr, false) : json();
-  if (!doc.is_object()) throw RunError(gs.scenario + ": the benchmark binary wrote no JSON to --benchmark_out");
-  GbenchRun g = pair_gbench_output(doc);
-  g.argv = spec.argv;
+                   "); its stderr:\n" + tail_of_file(b.stderr_path));
+  if (!b.doc.is_object()) throw RunError(gs.scenario + ": the benchmark binary wrote no JSON to --benchmark_out");
+  GbenchRun g = pair_gbench_output(b.doc);
+  g.argv = b.argv;
   return g;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/files.hpp"
+#include "run/child.hpp"
 #include "run/sample.hpp"
 
 namespace perfgate::run {
@@ -36,6 +37,20 @@ struct GbenchRun {
   nlohmann::json context;      // Google Benchmark's context block
   std::vector<std::string> notes;
 };
+
+// One run of a Google Benchmark binary — the one way perfgate starts one, for the gbench kind
+// and for a manifest's microbenchmarks (service.gbench) alike: in a cgroup of its own named
+// after `name`, in `dir`, JSON to `dir`/out.json (--benchmark_out), `args` after the output
+// flags. The caller decides what a failure means.
+struct GbenchBinaryRun {
+  std::vector<std::string> argv;
+  ChildResult result;
+  fs::path stderr_path;
+  nlohmann::json doc;  // the --benchmark_out document; null when it wrote none or not JSON
+};
+GbenchBinaryRun run_gbench_binary(const std::string& name, const std::string& program,
+                                  const std::vector<std::string>& args, const fs::path& dir,
+                                  const std::vector<int>& cpus, double timeout_s);
 
 // Throws RunError when the binary fails or prints no pair; Interrupted on SIGINT.
 GbenchRun run_gbench(const GbenchSpec& spec, const TempDir& run_dir);

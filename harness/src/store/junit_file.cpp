@@ -4,45 +4,12 @@
 #include <sstream>
 
 #include "common/files.hpp"
+#include "perfgate/xml_escape.hpp"
 
 namespace perfgate::store {
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (unsigned char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      case '\n':
-        out += "&#10;";
-        break;
-      case '\t':
-        out += "&#9;";
-        break;
-      case '\r':
-        out += "&#13;";
-        break;
-      default:
-        if (c < 0x20) continue;  // not allowed in XML 1.0, even escaped
-        out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// Attribute rules everywhere, element text included: newlines as &#10;, as JUnit readers expect.
+std::string xml_escape(const std::string& s) { return perfgate::xml_escaped(s, perfgate::XmlEscape::Attribute); }
 
 namespace {
 

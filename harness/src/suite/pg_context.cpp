@@ -1,8 +1,5 @@
 #include "suite/pg_context.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include "cache/fixture_cache.hpp"
 #include "common/errors.hpp"
 
@@ -11,7 +8,6 @@ namespace perfgate::suite {
 fixtures::PgServer& PgContext::open(const StatusLine& status) {
   if (server) return *server;
   cgroup = std::make_unique<measure::SampleCgroup>("postgres");
-  procs_files = cgroup->procs_files();
   fixtures::PgServerOptions o;
   o.cache_dir = fixtures::cache_root();
   // The postmaster is born into the cluster's cgroup (or joins it before exec), so its CPU is

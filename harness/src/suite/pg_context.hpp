@@ -4,7 +4,6 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "measure/cgroup.hpp"
 #include "postgres/pg_server.hpp"
@@ -14,7 +13,6 @@ namespace perfgate::suite {
 
 struct PgContext {
   std::unique_ptr<measure::SampleCgroup> cgroup;  // the throwaway cluster's own cgroup
-  std::vector<std::string> procs_files;
   std::unique_ptr<fixtures::PgServer> server;
 
   // The server, started (or connected to, with PERFGATE_PG_DSN) on first use. Throws RunError.

@@ -2,8 +2,6 @@
 // or as microbenchmarks a manifest names (service.gbench) run once after the rounds.
 #include <sstream>
 
-#include "measure/cgroup.hpp"
-#include "run/child.hpp"
 #include "run/gbench_runner.hpp"
 #include "suite/scenario_run.hpp"
 
@@ -71,28 +69,20 @@ void ScenarioRun::run_microbenchmarks() {
   json g = m.service.contains("gbench") ? m.service["gbench"] : json();
   if (!g.is_object() || !g.contains("program")) return;
   status.update(prefix() + "microbenchmarks");
-  const fs::path dir = run_dir.subdir("gbench");
-  run::ChildSpec spec;
-  spec.argv = {(m.dir / g["program"].get<std::string>()).string(), "--benchmark_format=json",
-               "--benchmark_out=" + (dir / "out.json").string(), "--benchmark_out_format=json"};
+  std::vector<std::string> args;
   for (const auto& a : g.value("args", json::array())) {
     std::string arg = a.get<std::string>();
     if (auto at = arg.find("{fixture}"); at != std::string::npos && fixture) arg.replace(at, 9, fixture->location);
-    spec.argv.push_back(arg);
+    args.push_back(arg);
   }
-  spec.cwd = dir;
-  spec.stdout_path = dir / "stdout";
-  spec.stderr_path = dir / "stderr";
-  spec.cpus = sp.cpus;
-  spec.timeout_s = sp.timeout_s;
-  measure::SampleCgroup cg(m.name + "-gbench");
-  auto r = run::run_child(spec, cg);
-  if (r.exit_code != 0) {
+  const auto bin = run::run_gbench_binary(m.name, (m.dir / g["program"].get<std::string>()).string(), args,
+                                          run_dir.subdir("gbench"), sp.cpus, sp.timeout_s);
+  if (bin.result.exit_code != 0) {
     doc["notes"].push_back("microbenchmark " + g["program"].get<std::string>() +
-                           " failed: " + tail_of_file(spec.stderr_path, 300));
+                           " failed: " + tail_of_file(bin.stderr_path, 300));
     return;
   }
-  auto j = json::parse(read_file(dir / "out.json"), nullptr, false);
+  const json& j = bin.doc;
   if (!j.is_object()) return;
   json rows = json::array();
   for (const auto& b : j.value("benchmarks", json::array()))

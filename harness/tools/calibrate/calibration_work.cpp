@@ -1,11 +1,16 @@
-// The programs `perfgate calibrate` measures: a known amount of one kind of work, so that
-// "+x% work" is exact (N is a count, not a duration) and two runs with different N print the
-// same line (the A/B pair passes the equivalence gate).
+// A known amount of one kind of work, so that "+x% work" is exact (N is a count, not a
+// duration) and two runs with different N print the same line (the A/B pair passes the
+// equivalence gate). One program serves `perfgate calibrate` (staged as calibration_work) and
+// the end-to-end tests (staged as tests/tools/burn):
 //   calibration_work cpu|syscall|memory N [--self-time FILE]
+//   burn N [TEXT] [--crash]
 // cpu: N rounds of a xorshift step (registers only). syscall: N one-byte writes to /dev/null.
 // memory: N MiB allocated, every page written, then read back in a scattered order.
 // --self-time appends the program's own wall time in ms (from main to exit) to FILE, so the
 // harness's perturbation of wall time can be measured against it.
+// The second form is cpu work that prints TEXT (default "done"), so two commands can do
+// different amounts of work with the same output or the same work with different output;
+// --crash aborts after the work (a sample that dies by a signal).
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -55,12 +60,30 @@ std::uint64_t memory_work(std::uint64_t mib) {
   return sum;
 }
 
+bool is_count(const char* s) { return *s && std::strspn(s, "0123456789") == std::strlen(s); }
+
+// burn N [TEXT] [--crash]
+int burn(int argc, char** argv) {
+  const std::uint64_t n = std::strtoull(argv[1], nullptr, 10);
+  cpu_work(n);
+  for (int i = 2; i < argc; ++i)
+    if (std::strcmp(argv[i], "--crash") == 0) {
+      std::fprintf(stderr, "burn: deliberate crash after %llu iterations\n", static_cast<unsigned long long>(n));
+      std::abort();
+    }
+  std::printf("%s\n", argc > 2 && argv[2][0] != '-' ? argv[2] : "done");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
+  if (argc >= 2 && is_count(argv[1])) return burn(argc, argv);
   if (argc < 3) {
-    std::fprintf(stderr, "usage: calibration_work cpu|syscall|memory N [--self-time FILE]\n");
+    std::fprintf(stderr,
+                 "usage: calibration_work cpu|syscall|memory N [--self-time FILE]\n"
+                 "       burn N [TEXT] [--crash]\n");
     return 2;
   }
   const std::string mode = argv[1];

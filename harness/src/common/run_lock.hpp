@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-namespace perfgate::cli {
+namespace perfgate {
 
 class RunLock {
  public:
@@ -29,4 +29,4 @@ class RunLock {
   std::string waited_for_;
 };
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -1,9 +1,11 @@
 // `perfgate calibrate`: what ab's defaults can and cannot see on this machine, measured with
 // bundled programs of known work — A/A pairs (false alarms), pairs with injected extra work
 // (catches), the per-sample noise of every metric and the harness's own perturbation of wall
-// time — within a fixed time budget.
+// time — within a fixed time budget. Each pair is an `ab` plan through execute_plan; the CLI
+// parses the flags and prints the table (cli/calibration_table.hpp).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,7 +13,7 @@
 
 #include "plan/options.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::suite {
 
 struct CalibrationOptions {
   double budget_s = 300;
@@ -25,16 +27,7 @@ struct CalibrationOptions {
 };
 
 // Runs until the budget is spent (a pair is not started when the last one's duration would
-// overrun it) and returns the calibration document (also what is printed).
+// overrun it) and returns the calibration document.
 nlohmann::json run_calibration(const CalibrationOptions& options);
 
-// A plain-text table of the document: one line per workload and metric.
-void print_calibration(std::ostream& out, const nlohmann::json& doc);
-
-// The smallest change of a metric whose per-round log-ratio has spread `sd` that the
-// defaults flag with `power` after `rounds` paired rounds at two-sided level `alpha`, outside
-// the noise band: exp(log(1 + noise) + (z(1-alpha/2) + z(power)) · 1.2533 · sd / √rounds) - 1.
-// 1.2533 (√(π/2)) is the median's standard error against the mean's on normal data.
-double detectable_effect(double sd, int rounds, double alpha, double noise, double power);
-
-}  // namespace perfgate::cli
+}  // namespace perfgate::suite

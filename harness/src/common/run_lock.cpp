@@ -1,4 +1,4 @@
-#include "cli/run_lock.hpp"
+#include "common/run_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -11,9 +11,9 @@
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
-#include "store/results_file.hpp"
+#include "common/time_stamp.hpp"
 
-namespace perfgate::cli {
+namespace perfgate {
 namespace {
 
 std::string holder_of(int fd) {
@@ -66,11 +66,11 @@ RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std:
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   waited_s_ = elapsed();
-  acquired_unix_ = store::now_unix();
+  acquired_unix_ = now_unix();
   char host[256] = "?";
   ::gethostname(host, sizeof host - 1);
   const std::string line =
-      "pid " + std::to_string(::getpid()) + " on " + host + ": " + holder + " (since " + store::now_iso8601() + ")\n";
+      "pid " + std::to_string(::getpid()) + " on " + host + ": " + holder + " (since " + now_iso8601() + ")\n";
   if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, line.data(), line.size(), 0);
 }
 
@@ -81,4 +81,4 @@ RunLock::~RunLock() {
   ::close(fd_);
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate

@@ -1,0 +1,171 @@
+#include "suite/calibration.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "measure/host.hpp"
+#include "plan/plan.hpp"
+#include "run/counting_sample.hpp"
+#include "store/results_codec.hpp"
+#include "suite/calibration_summary.hpp"
+#include "suite/execute.hpp"
+
+namespace perfgate::suite {
+namespace {
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// While a pair runs, what the suite layer writes to the terminal (reaped directories, the
+// baseline line) goes into `sink`: calibrate prints one table at the end.
+class Silenced {
+ public:
+  explicit Silenced(std::ostream& sink) : out_(std::cout.rdbuf(sink.rdbuf())), err_(std::cerr.rdbuf(sink.rdbuf())) {}
+  ~Silenced() {
+    std::cout.rdbuf(out_);
+    std::cerr.rdbuf(err_);
+  }
+  Silenced(const Silenced&) = delete;
+  Silenced& operator=(const Silenced&) = delete;
+
+ private:
+  std::streambuf *out_, *err_;
+};
+
+// One `ab` run of the calibration program, in process.
+CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const std::string& mode,
+                         std::uint64_t n_before, std::uint64_t n_after, int serial) {
+  const fs::path self = dir.path() / ("self-" + std::to_string(serial));
+  const bool duet = mode == "cpu-duet";
+  // The CPU-bound program with each timed sample followed by a valgrind run: instruction counts'
+  // A/A spread beside CPU time's, from the same pairs.
+  const bool counted = mode == "cpu-counted";
+  auto words = [&](std::uint64_t n) {
+    return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
+                                    "--self-time", self.string()};
+  };
+  plan::RunOptions ab = o.ab;
+  ab.duet = duet;
+  ab.quiet = true;
+  // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
+  // makes every further round cost ~50x.
+  if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
+  ab.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
+  ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
+  ab.baseline_path = "none";
+  auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
+  if (counted)
+    for (auto& s : plan.scenarios) s.manifest.measure = {"instructions"};
+  const auto start = std::chrono::steady_clock::now();
+  std::ostringstream sink;
+  RunOutcome outcome;
+  {
+    Silenced quiet(sink);
+    outcome = execute_plan(plan, ab, {"perfgate", "calibrate"}, json::object(), StatusLine{});
+  }
+  CalibrationPair p;
+  p.exit_code = outcome.exit_code;
+  p.seconds = seconds_since(start);
+  if (p.exit_code == kExitInterrupted) throw Interrupted();
+  if (const auto results = store::results_from_json(outcome.results); !results.scenarios.empty())
+    p.scenario = results.scenarios.front();
+  if (p.exit_code >= kExitUsage) {
+    std::string why;
+    for (const auto& f : outcome.failures) why += f + "; ";
+    throw RunError("calibrate: the " + mode + " pair exited " + std::to_string(p.exit_code) + ": " +
+                   (why + sink.str()).substr(0, 400));
+  }
+  std::ifstream in(self);
+  for (double ms; in >> ms;) p.self_ms.push_back(ms);
+  return p;
+}
+
+std::uint64_t work_of(const CalibrationOptions& o, const std::string& mode) {
+  // Under valgrind a sample runs ~50x longer: a tenth of the work keeps the pair short.
+  return mode == "cpu" || mode == "cpu-duet" ? o.cpu_iterations
+         : mode == "cpu-counted"             ? o.cpu_iterations / 10
+         : mode == "syscall"                 ? o.syscalls
+                                             : o.memory_mib;
+}
+
+// The workloads this host can calibrate, and the program that does the work.
+CalibrationOptions resolved(CalibrationOptions o) {
+  // Duet needs two CPUs for this process; on one, only sequential rounds can be calibrated.
+  if (measure::allowed_cpus().size() < 2 || o.ab.cpus)
+    o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-duet"), o.workloads.end());
+  try {
+    run::check_counting_measure("instructions");
+  } catch (const UsageError&) {  // no valgrind here: calibrate what can be measured
+    o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-counted"), o.workloads.end());
+  }
+  if (o.program.empty())
+    o.program = catalog::executable_dir().parent_path() / "libexec" / "perfgate" / "calibration_work";
+  if (!fs::exists(o.program))
+    throw RunError("calibrate: the calibration program " + o.program.string() +
+                   " is missing (build target calibration_work)");
+  return o;
+}
+
+}  // namespace
+
+json run_calibration(const CalibrationOptions& options) {
+  const CalibrationOptions o = resolved(options);
+  const auto start = std::chrono::steady_clock::now();
+  TempDir dir("perfgate-calibrate-");
+  std::map<std::string, WorkloadPairs> pairs;
+  for (const auto& w : o.workloads) pairs[w] = {w, {o.program.string(), w, std::to_string(work_of(o, w))}, {}, {}};
+  // Round-robin over kinds of pair, each over every workload, so a short budget still samples
+  // each of them; A/A twice per cycle: false alarms need the most pairs.
+  std::vector<std::pair<std::string, double>> cycle;
+  for (const auto& w : o.workloads) cycle.push_back({w, 0.0});
+  for (double x : o.extra_work)
+    for (const auto& w : o.workloads) cycle.push_back({w, x});
+  for (const auto& w : o.workloads) cycle.push_back({w, 0.0});
+  double last = 0;
+  int serial = 0;
+  for (std::size_t i = 0;; i = (i + 1) % cycle.size()) {
+    if (seconds_since(start) + last > o.budget_s && serial >= 1) break;
+    const auto& [mode, extra] = cycle[i];
+    const std::uint64_t n = work_of(o, mode);
+    const auto n_after = static_cast<std::uint64_t>(std::llround(static_cast<double>(n) * (1 + extra)));
+    CalibrationPair p = run_pair(o, dir, mode, n, n_after, ++serial);
+    last = p.seconds;
+    auto& w = pairs[mode];
+    (extra == 0 ? w.aa : w.injected[extra]).push_back(std::move(p));
+  }
+  auto probe = plan::plan_ab("probe", {o.program.string()}, {o.program.string()}, o.metric, o.ab);
+  json workloads = json::array();
+  for (const auto& w : o.workloads) workloads.push_back(summarize_workload(pairs[w], probe.alpha_per_look, o.ab.noise));
+  json defaults = probe.options_json();
+  defaults["metric"] = o.metric;
+  return {{"kind", "perfgate-calibration"},
+          {"version", 1},
+          {"budget_s", o.budget_s},
+          {"elapsed_s", seconds_since(start)},
+          {"pairs", serial},
+          {"stop", "budget"},
+          {"load_average", measure::load_average()},
+          {"defaults", defaults},
+          {"notes",
+           {"false alarms and catches of the gated metric are exit codes of `perfgate ab` (gate); per metric they "
+            "are the comparison's verdict, uncorrected for metrics ab does not gate",
+            "detectable_effect_*: from the pooled per-round log-ratio sd of the A/A pairs at their median round count "
+            "and ab's per-look alpha, noise band included (normal approximation)",
+            "perturbation: median wall under perfgate against the program's own median wall (steady clock from main "
+            "to exit): process creation, cgroup placement and exit are the difference"}},
+          {"workloads", workloads},
+          {"duet_vs_sequential", duet_against_sequential(workloads)}};
+}
+
+}  // namespace perfgate::suite
