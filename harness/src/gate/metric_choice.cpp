@@ -114,8 +114,12 @@ bool guard_worse(const model::Comparison& c, double band) {
 }  // namespace
 
 bool guard_decided(const model::Comparison& c, double band) {
-  const bool within = c.better == "higher" ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
-  return within || guard_worse(c, band);
+  const bool higher = c.better == "higher";
+  const bool within = higher ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
+  // No sign of any slowdown (the interval reaches 1): nothing for more rounds to settle, and
+  // waiting on it would keep a noisy-wall A/A pair running to its budget.
+  const bool no_slowdown = higher ? c.r.ci.hi >= 1 : c.r.ci.lo <= 1;
+  return within || no_slowdown || guard_worse(c, band);
 }
 
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {

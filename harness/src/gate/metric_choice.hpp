@@ -50,9 +50,11 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
 // measured, which passes with a note, since the gated metric still decides).
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band);
 
-// Whether the guard has its own decision yet: its whole interval beyond the band (it fails) or
-// wholly on the good side of it (it passes). The stopping rule waits for it, so a CPU gate
-// decided at the first look cannot end the rounds before a small trade of CPU for waiting shows.
+// Whether the guard has its own decision yet: its whole interval beyond the band (it fails),
+// wholly on the good side of it, or reaching 1 (no sign of a slowdown at all: it passes). Open
+// means significantly slower but not yet known to be beyond the band; the stopping rule waits
+// while it is open, so a CPU gate decided at the first look cannot end the rounds before a
+// small trade of CPU for waiting shows.
 bool guard_decided(const model::Comparison& c, double band);
 
 }  // namespace perfgate::gate

@@ -76,6 +76,13 @@ TEST(WallGuard, FailsOnlyWhenTheWholeIntervalIsBeyondTheBand) {
   EXPECT_TRUE(gate::guard_gate(nullptr, g, 0.1).passed.value());
 }
 
+TEST(WallGuard, StaysOpenOnlyWhileSlowerButNotYetBeyondTheBand) {
+  EXPECT_FALSE(gate::guard_decided(wall(1.12, 1.04, 1.21), 0.1));  // slower; beyond 10%? not yet known
+  EXPECT_TRUE(gate::guard_decided(wall(1.15, 1.11, 1.20), 0.1));   // beyond: the guard fails
+  EXPECT_TRUE(gate::guard_decided(wall(1.03, 1.01, 1.08), 0.1));   // slower, but within the band
+  EXPECT_TRUE(gate::guard_decided(wall(1.05, 0.90, 1.30), 0.1));   // noisy, no sign of a slowdown
+}
+
 TEST(MetricChoice, TimeQueuedBehindOtherWorkIsNotWaiting) {
   // 40 ms of CPU in 65 ms of wall: on a busy machine, 22 ms of it runnable but queued.
   auto s = rounds(40, 65, 40, 65);
