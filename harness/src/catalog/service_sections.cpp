@@ -1,5 +1,6 @@
 #include "catalog/service_sections.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 
@@ -64,6 +65,45 @@ const Table& gbench_keys() {
   return t;
 }
 
+// A list of distinct phase names (letters, digits, `_`); `startup` is the harness's own phase.
+Check phase_names(bool may_be_empty) {
+  return [may_be_empty](const json& v) -> std::string {
+    if (!v.is_array() || (!may_be_empty && v.empty()))
+      return may_be_empty ? "must be an array of phase names" : "must be a non-empty array of phase names";
+    std::vector<std::string> seen;
+    for (const auto& p : v) {
+      if (!p.is_string() || p.get<std::string>().empty() ||
+          p.get<std::string>().find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+              std::string::npos)
+        return "must hold names of letters, digits and _ (got " + p.dump() + ")";
+      if (p == "startup") return "\"startup\" is the harness's own phase (server start to its listen line)";
+      if (std::find(seen.begin(), seen.end(), p.get<std::string>()) != seen.end())
+        return "names " + p.dump() + " twice";
+      seen.push_back(p);
+    }
+    return "";
+  };
+}
+
+// `service.load_client`: the scenario's own load program, run once per phase.
+const Table& load_client_keys() {
+  static const Table t = {{"phases", phase_names(false)},           // in order, after the server listens
+                          {"agreement", phase_names(true)},         // phases whose digest is gated across variants
+                          {"program", string()},                    // default: the scenario's program
+                          {"rss_interval_ms", positive_integer()},  // how often the server's RSS is polled
+                          {"timeout_s", positive_number()}};        // per phase; default the profile's timeout_s
+  return t;
+}
+
+std::string check_load_client(const json& v, const std::string& file) {
+  check_object(v, file, "service.load_client", load_client_keys());
+  if (!v.contains("phases")) return "needs \"phases\"";
+  for (const auto& a : v.value("agreement", json::array()))
+    if (std::find(v["phases"].begin(), v["phases"].end(), a) == v["phases"].end())
+      return "agreement names " + a.dump() + ", which is not one of its phases";
+  return "";
+}
+
 Table service_keys(const std::string& file) {
   return {
       {"ready_timeout_s", positive_number()},  // how long the server may take to print {"listen": ...}
@@ -75,6 +115,7 @@ Table service_keys(const std::string& file) {
        }},
       {"load_cpus", positive_integer()},  // declared by asset_cache; the sampler uses the CPUs the server does not
       {"equivalence", string()},          // declared by asset_cache; responses are compared by the response gate
+      {"load_client", [file](const json& v) { return check_load_client(v, file); }},  // phased load (imap_select)
   };
 }
 

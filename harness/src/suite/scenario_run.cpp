@@ -12,6 +12,7 @@
 #include "run/counting_sample.hpp"
 #include "stats/sequential.hpp"
 #include "store/results_codec.hpp"
+#include "suite/phased_service.hpp"
 
 namespace perfgate::suite {
 
@@ -173,15 +174,26 @@ void ScenarioRun::run_rounds() {
   hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { equivalence.check(s, f); };
   gate::ResponseGate responses;
   run::ServicePlan service;
+  std::optional<PhasedService> phased;  // a service with its own load client, run in phases
   if (m.kind == "service") {
     service = service_plan();
+    if (PhasedService::wanted(m)) {
+      phased.emplace(sp, service, run_dir);
+      doc["phases"] = phased->phases();
+    }
     hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
+      if (phased) return phased->take(variant, round, warmup, order, serial);
       return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
     };
   }
   auto gates_now = [&] {
+    if (phased) {
+      json agreement = json::array();
+      for (const auto& g : phased->gates()) agreement.push_back(store::to_json(g));
+      return agreement;
+    }
     return m.kind == "service" ? json::array({store::to_json(responses.result())})
-                               : json::array({store::to_json(equivalence.result())});
+                                : json::array({store::to_json(equivalence.result())});
   };
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
   // at each look and once more where the next checkpoint would not fit the budget.
