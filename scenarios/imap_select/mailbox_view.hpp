@@ -9,11 +9,12 @@
 
 namespace imap_select {
 
-// IMAP flags as bits. The output order is this order (both variants format through it, so
-// their answers can be byte-identical).
+// IMAP flags as bits: the system flags and the keywords the cache holds (SELECT's FLAGS
+// lists these, as Dovecot lists the keywords its mailbox knows). The output order is this
+// order (both variants format through it, so their answers can be byte-identical).
 using FlagBits = std::uint16_t;
-inline constexpr std::string_view kFlagNames[] = {"\\Answered", "\\Flagged", "\\Deleted", "\\Seen",  "\\Draft",
-                                                  "$Forwarded", "$MDNSent",  "$Junk",     "$NotJunk"};
+inline constexpr std::string_view kFlagNames[] = {"\\Answered", "\\Flagged",  "\\Deleted", "\\Seen",
+                                                  "\\Draft",    "$Forwarded", "$Junk"};
 inline constexpr FlagBits kSeen = 1u << 3;
 inline constexpr FlagBits kDeleted = 1u << 2;
 inline constexpr std::size_t kFlagCount = sizeof(kFlagNames) / sizeof(kFlagNames[0]);
