@@ -17,6 +17,7 @@ packages=(
   python3 python3-matplotlib python3-numpy python3-pytest python3-jsonschema  # reports, e2e tests
   wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
   valgrind                                    # --measure instructions (cachegrind counts Ir)
+  dovecot-imapd                               # imap_select's reference server (private instances only)
 )
 
 missing=()
@@ -30,6 +31,7 @@ if ((${#missing[@]})); then
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+bash "$root/scenarios/imap_select/dovecot/disable-system-dovecot.sh"  # the package starts a daemon on :143
 
 build="${PERFGATE_BUILD_DIR:-$root/build}"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${PERFGATE_BUILD_TYPE:-Release}" >/dev/null
