@@ -7,7 +7,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from . import fmt
+from . import fmt, parity
 from .model import CPU_METRICS, RUSAGE_NATIVE, RunView, ScenarioView
 from .plots import Plot
 
@@ -264,6 +264,7 @@ def section(sc: ScenarioView, plots: list[Plot], out_dir: Path) -> str:
     lines += _series_table(sc)
     lines += _comparisons(sc)
     lines += _gates(sc)
+    lines += parity.section(sc.raw)
     lines += _anchors(sc)
     lines += _explain(sc)
     lines += _gbench(sc)

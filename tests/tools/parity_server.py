@@ -60,6 +60,7 @@ def main():
     ap.add_argument("--clock", action="store_true")
     ap.add_argument("--burn-first", type=int, default=0)
     ap.add_argument("--burn-ms", type=float, default=50)
+    ap.add_argument("--tag", default="", help="ignored: lets a test find its own servers")
     opts = ap.parse_args()
     counter = itertools.count(1)
     lock = threading.Lock()

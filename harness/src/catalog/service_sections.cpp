@@ -104,6 +104,31 @@ std::string check_load_client(const json& v, const std::string& file) {
   return "";
 }
 
+// `service.parity`: the agreement pass, statement gates and capacity of a parity scenario
+// (docs/scenario-contract.md, "Parity scenarios"; parity/bundled.hpp).
+const Table& parity_keys() {
+  static const Table t = {
+      {"requests", string()},  // the request set, relative to the fixture (default requests.txt)
+      {"volatile",
+       [](const json& v) {
+         bool ok = v.is_array();
+         for (const auto& k : ok ? v : json::array()) ok = ok && k.is_string();
+         return ok ? "" : "must be an array of key names or folded paths";
+       }},
+      {"noise", one_of({"answer", "instance"})},  // second answers of one server, or a second server
+      {"statement_limits",
+       [](const json& v) -> std::string {
+         if (!v.is_object() || v.empty()) return "must map routes (\"/Artists\") to integers >= 0";
+         for (const auto& [route, limit] : v.items())
+           if (route.empty() || route.front() != '/' || !limit.is_number_integer() || limit.get<long long>() < 0)
+             return "must map routes (\"/Artists\") to integers >= 0";
+         return "";
+       }},
+      {"step_s", positive_number()},            // each concurrency step and offered rate of the capacity measures
+      {"max_concurrency", positive_integer()}};  // the sweep 1, 2, 4 ... up to this
+  return t;
+}
+
 Table service_keys(const std::string& file) {
   return {
       {"ready_timeout_s", positive_number()},  // how long the server may take to print {"listen": ...}
@@ -114,6 +139,7 @@ Table service_keys(const std::string& file) {
          return std::string(v.contains("program") ? "" : "needs \"program\"");
        }},
       {"load_cpus", positive_integer()},  // declared by asset_cache; the sampler uses the CPUs the server does not
+      {"parity", [file](const json& v) { return check_object(v, file, "service.parity", parity_keys()), std::string(); }},
       {"equivalence", string()},          // declared by asset_cache; responses are compared by the response gate
       {"load_client", [file](const json& v) { return check_load_client(v, file); }},  // phased load (imap_select)
   };

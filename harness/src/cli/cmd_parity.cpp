@@ -23,10 +23,21 @@ struct Flags {
   parity::ParityOptions o;
 };
 
+// Split like a shell, but let "{port}" through (the splitter refuses unquoted braces).
+std::vector<std::string> split_serve(std::string command) {
+  const std::string token = "\x01port\x01";
+  for (auto at = command.find("{port}"); at != std::string::npos; at = command.find("{port}"))
+    command.replace(at, 6, token);
+  auto words = run::split_command(command);
+  for (auto& w : words)
+    for (auto at = w.find(token); at != std::string::npos; at = w.find(token)) w.replace(at, token.size(), "{port}");
+  return words;
+}
+
 void resolve(Flags& f) {
   auto& o = f.o;
-  if (!f.serve_a.empty()) o.a.serve = run::split_command(f.serve_a);
-  if (!f.serve_b.empty()) o.b.serve = run::split_command(f.serve_b);
+  if (!f.serve_a.empty()) o.a.serve = split_serve(f.serve_a);
+  if (!f.serve_b.empty()) o.b.serve = split_serve(f.serve_b);
   std::size_t next = 0;
   for (auto* side : {&o.a, &o.b})
     if (side->serve.empty()) {

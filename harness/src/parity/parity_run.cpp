@@ -5,6 +5,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/interrupt.hpp"
 #include "common/time_stamp.hpp"
 #include "measure/host.hpp"
 #include "parity/agreement_pass.hpp"
@@ -30,15 +31,14 @@ std::vector<double> metric_of(const std::vector<Window>& ws, bool cpu) {
 
 // The refusal, when there is one: what the agreement pass found that makes timing meaningless.
 std::string refusal(const Agreement& ag, double max_dropped) {
-  if (ag.leaves_agreeing == 0)
-    return "compared nothing: the agreeing requests held no field to compare (an empty agreement is not agreement)";
-  if (ag.dropped_share() <= max_dropped) return "";
-  std::string why = std::to_string(ag.dropped()) + " of " + std::to_string(ag.requests.size()) +
-                    " requests disagree, over the --max-dropped share " + std::to_string(max_dropped);
-  if (ag.hollow()) {
-    for (const auto& r : ag.requests)
-      if (!r.hollow.empty()) return "not doing the work: " + why + "; e.g. " + r.path + ": " + r.hollow.front();
-  }
+  const bool over = ag.dropped_share() > max_dropped, nothing = ag.leaves_agreeing == 0;
+  if (!over && !nothing) return "";
+  const std::string why =
+      over ? std::to_string(ag.dropped()) + " of " + std::to_string(ag.requests.size()) +
+                 " requests disagree, over the --max-dropped share " + std::to_string(max_dropped)
+           : "compared nothing: the agreeing requests held no field to compare (an empty agreement is not agreement)";
+  for (const auto& r : ag.requests)
+    if (!r.hollow.empty()) return "not doing the work: " + why + "; e.g. " + r.path + ": " + r.hollow.front();
   for (const auto& r : ag.requests)
     if (!r.agreed) return why + "; e.g. " + r.path + ": " + (r.example.empty() ? r.fields.front() : r.example);
   return why;
@@ -107,6 +107,7 @@ ParityResult run_parity(const ParityOptions& o) {
     throw UsageError("each server needs a base URL or a program to serve (--serve-a/--serve-b), not both");
   if (!(o.max_dropped >= 0 && o.max_dropped <= 1)) throw UsageError("--max-dropped must be a share in [0, 1]");
   const auto paths = read_request_set(o.requests);
+  install_interrupt_handlers();  // SIGINT/SIGTERM unwind: every started server is stopped, exit 130
   const bool served = !o.a.serve.empty() && !o.b.serve.empty();
   const std::string noise = o.noise == "auto" ? (served ? "instance" : "answer") : o.noise;
   if (noise == "instance" && (o.a.serve.empty() || o.b.serve.empty()))

@@ -92,14 +92,16 @@ std::uint64_t ServedServer::status_kib(const char* field) const {
   if (pids.empty()) pids.push_back(process_->pid());
   std::uint64_t sum = 0;
   for (pid_t p : pids) {
+    // A cgroup lists threads too on some hierarchies; every thread reports its process's
+    // memory, so only a process's main thread (Tgid == pid) is counted.
     std::ifstream in("/proc/" + std::to_string(p) + "/status");
     std::string key;
-    std::uint64_t kib = 0;
-    while (in >> key)
-      if (key == field && in >> kib) {
-        sum += kib;
-        break;
-      }
+    long long tgid = -1, kib = 0;
+    while (in >> key) {
+      if (key == "Tgid:") in >> tgid;
+      if (key == field && in >> kib) break;
+    }
+    if (tgid == p) sum += static_cast<std::uint64_t>(kib);
   }
   return sum;
 }

@@ -8,6 +8,7 @@
 #include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
+#include "parity/bundled.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/counting_sample.hpp"
 #include "stats/sequential.hpp"
@@ -214,7 +215,12 @@ void ScenarioRun::run_rounds() {
     return out_of_budget;
   };
   try {
+    // A parity scenario: its own BEFORE and AFTER must agree on every request first (exit 3).
+    if (m.kind == "service" && parity::wanted(m.service))
+      doc["parity"] = parity::bundled_agreement(service, run_dir.path());
     run::run_batch(bp, run_dir, hooks, outcome);
+    if (doc.contains("parity"))
+      doc["parity"]["measures"] = parity::bundled_measures(service, run_dir.path(), outcome.samples);
     if (budgeted) {
       outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
       const std::string n = std::to_string(outcome.rounds), budget = std::to_string(static_cast<int>(sp.look_budget_s));
@@ -333,6 +339,11 @@ void ScenarioRun::finalise() {
       const model::GateResult cg = gate::claim_gate(find("after", claim.metric), claim);
       ok = ok && !cg.failed();
       doc["gates"].push_back(store::to_json(cg));
+    }
+  if (doc.contains("parity"))  // exact per-route statement counts of AFTER (parity/bundled.hpp)
+    for (const auto& sg : parity::statement_gates(doc["parity"], sp.manifest.service)) {
+      ok = ok && sg.passed;
+      doc["gates"].push_back(store::to_json(model::GateResult("statements", sg.route, sg.passed, sg.detail)));
     }
   if (!ok) exit_code = kExitPerformance;
   fill_anchors();
