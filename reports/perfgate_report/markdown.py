@@ -7,7 +7,7 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from . import fmt, parity
+from . import fmt, parity, phases
 from .model import CPU_METRICS, RUSAGE_NATIVE, RunView, ScenarioView
 from .plots import Plot
 
@@ -265,6 +265,7 @@ def section(sc: ScenarioView, plots: list[Plot], out_dir: Path) -> str:
     lines += _comparisons(sc)
     lines += _gates(sc)
     lines += parity.section(sc.raw)
+    lines += phases.section(sc)
     lines += _anchors(sc)
     lines += _explain(sc)
     lines += _gbench(sc)

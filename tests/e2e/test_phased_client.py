@@ -138,3 +138,16 @@ def test_a_bad_load_client_key_is_exit_2_naming_file_and_key(perfgate, tmp_path,
 
 def test_no_server_or_client_is_left_behind(honest_run):
     assert not echo_processes()
+
+
+def test_the_report_has_a_per_phase_table(perfgate, honest_run, tmp_path):
+    _, doc = honest_run
+    (tmp_path / "results.json").write_text(json.dumps(doc))
+    r = perfgate("report", tmp_path / "results.json", "-o", tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    report = (tmp_path / "report.md").read_text()
+    table = report[report.index("### Per phase"):]
+    for phase in ("startup", "agree", "small", "big"):
+        for variant in ("before", "after"):
+            assert f"| {phase} | {variant} |" in table, table[:2000]
+    assert "request_p50_ms" in table and "listening after" in table
