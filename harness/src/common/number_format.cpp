@@ -12,4 +12,11 @@ std::string format_number(double v) {
   return buf;
 }
 
+std::string format_p_value(double p) {
+  if (p < 1e-15) return "<1e-15";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.1e" : "%.3f", p);
+  return buf;
+}
+
 }  // namespace perfgate

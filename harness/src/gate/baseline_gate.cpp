@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "common/number_format.hpp"
 #include "gate/policy.hpp"
 #include "stats/multiple.hpp"
 
@@ -35,12 +36,7 @@ double z_of(double confidence) {
 
 bool usable(double v) { return std::isfinite(v) && v > 0; }
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
-  return buf;
-}
+std::string num(double v) { return format_number(v); }
 
 std::string pct(double change) {
   char buf[32];
@@ -48,12 +44,7 @@ std::string pct(double change) {
   return buf;
 }
 
-std::string pval(double p) {
-  if (p < 1e-15) return "<1e-15";  // the normal tail underflows long before anything matters
-  char buf[32];
-  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.1e" : "%.3f", p);
-  return buf;
-}
+std::string pval(double p) { return format_p_value(p); }
 
 std::string describe(const ShiftTest& t) {
   if (t.rule == "kept-share") {

@@ -3,23 +3,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/number_format.hpp"
 #include "gate/scenario_stats.hpp"
 
 namespace perfgate::gate {
 namespace {
 
-std::string num(double v) {
-  if (!std::isfinite(v)) return "inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(v) >= 100 ? "%.0f" : std::fabs(v) >= 10 ? "%.1f" : "%.3g", v);
-  return buf;
-}
-
-std::string pval(double p) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, p < 0.001 ? "%.1e" : "%.3f", p);
-  return buf;
-}
+std::string num(double v) { return format_number(v); }
+std::string pval(double p) { return format_p_value(p); }
 
 }  // namespace
 

@@ -11,17 +11,13 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/number_format.hpp"
 
 namespace perfgate::store {
 
 namespace {
 
-std::string num(double d) {
-  if (!std::isfinite(d)) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::fabs(d) >= 1000 ? "%.0f" : std::fabs(d) >= 10 ? "%.1f" : "%.3g", d);
-  return buf;
-}
+std::string num(double d) { return std::isfinite(d) ? format_number(d) : "-"; }
 
 std::string cell(std::string s) {
   std::string out;
