@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <boost/process/args.hpp>
@@ -13,6 +14,7 @@
 #include <boost/process/io.hpp>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -26,20 +28,52 @@ namespace bp = boost::process;
 
 namespace {
 
-// "<pid>-<start>" of this process (start: /proc/self/stat field 22), the owner tag the
-// harness's leftover sweep reads from a perfgate-* directory's name.
-std::string owner_tag() {
-  std::ifstream in("/proc/self/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+// Field 22 of a /proc/<pid>/stat line (the start time, in clock ticks since boot).
+std::string start_time_of(const std::string& stat) {
   std::istringstream after_name(stat.substr(stat.rfind(')') + 2));
   std::string field;
   for (int i = 3; i <= 22 && after_name >> field; ++i) {
   }
-  return std::to_string(::getpid()) + "-" + field;
+  return field;
+}
+
+// "<pid>-<start>" of this process, the owner tag a perfgate-* directory's name carries (the
+// harness's leftover sweep reads it too).
+std::string owner_tag() {
+  std::ifstream in("/proc/self/stat");
+  return std::to_string(::getpid()) + "-" +
+         start_time_of(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()));
+}
+
+fs::path private_base() {
+  struct statvfs v {};
+  if (::statvfs("/dev/shm", &v) == 0 && v.f_bavail * v.f_frsize >= (std::uint64_t{2} << 30) &&
+      ::access("/dev/shm", W_OK) == 0)
+    return "/dev/shm";
+  return "/tmp";
+}
+
+// Removes the directories of instances whose owner died without cleaning up (SIGKILL): the
+// harness sweeps /tmp itself, not /dev/shm.
+void remove_orphans(const fs::path& base) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(base, ec)) {
+    const std::string name = e.path().filename().string();
+    unsigned long pid = 0;
+    unsigned long long start = 0;
+    char tail[64] = {};
+    if (std::sscanf(name.c_str(), "perfgate-%lu-%llu-dovecot-%63s", &pid, &start, tail) != 3) continue;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!stat.empty() && start_time_of(stat) == std::to_string(start)) continue;  // its owner still runs
+    fs::remove_all(e.path(), ec);
+  }
 }
 
 fs::path make_private_dir() {
-  std::string tmpl = "/tmp/perfgate-" + owner_tag() + "-dovecot-XXXXXX";
+  const fs::path base = private_base();
+  remove_orphans(base);
+  std::string tmpl = (base / ("perfgate-" + owner_tag() + "-dovecot-XXXXXX")).string();
   if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create " + tmpl + ": " + std::strerror(errno));
   ::chmod(tmpl.c_str(), 0711);  // Dovecot's mail user must reach the Maildir inside
   return tmpl;

@@ -1,12 +1,13 @@
-// One private Dovecot instance and everything it owns: a directory of its own under /tmp
-// (config, base_dir, log, the Maildir), the master process (`dovecot -F`, its own process
+// One private Dovecot instance and everything it owns: a directory of its own under /dev/shm
+// or /tmp (config, base_dir, log, the Maildir), the master process (`dovecot -F`, its own process
 // group, killed by the kernel if we die: PR_SET_PDEATHSIG) and its children. The destructor
 // kills the group, reaps the master and removes the directory.
 //
-// Why /tmp and not $TMPDIR: Dovecot reads mail as its unprivileged `dovecot` user (it refuses
-// uid 0), and the harness's sample directory is private to root (0700), so the Maildir lives in
-// a directory the mail user can reach. It is named perfgate-<pid>-<start>-dovecot-XXXXXX after
-// this process, so the harness's leftover sweep removes it if this process is SIGKILLed.
+// Why not $TMPDIR: Dovecot reads mail as its unprivileged `dovecot` user (it refuses uid 0),
+// and the harness's sample directory is private to root (0700), so the Maildir lives in a
+// directory the mail user can reach. It is named perfgate-<pid>-<start>-dovecot-XXXXXX after
+// this process; if this process is SIGKILLed, the harness's sweep removes it from /tmp and the
+// next private instance from /dev/shm.
 #pragma once
 
 #include <boost/process/child.hpp>
