@@ -224,3 +224,48 @@ def test_a_bad_parity_manifest_key_is_exit_2(perfgate, tmp_path):
     (folder / "scenario.json").write_text(json.dumps(doc))
     r = perfgate("list", "--catalog", tmp_path / "catalog")
     assert r.returncode == 2 and "service.parity.statement_limits: must map routes" in r.stderr, r.stderr
+
+
+# media_parity's own server (scenarios/media_parity): its test flags, over a tiny seeded library.
+MEDIA = pathlib.Path(os.environ.get("PERFGATE_BUILD_DIR", ROOT / "build")) / "share" / "perfgate" / "scenarios" \
+    / "media_parity" / "media_parity"
+TINY = {"movies": 40, "series": 4, "seasons_per_series": 2, "episodes_per_season": 4, "artists": 6,
+        "albums_per_artist": 2, "tracks_per_album": 3, "persons": 80, "studios": 5, "users": 4,
+        "user_data_rows": 100, "movie_cast": 5, "episode_cast": 2, "seed": 3}
+
+
+@pytest.fixture(scope="module")
+def media_library(tmp_path_factory):
+    if not MEDIA.exists():
+        pytest.fail(f"{MEDIA} is missing: build the scenario_media_parity target first")
+    target = tmp_path_factory.mktemp("media") / "library"
+    subprocess.run([str(MEDIA), "seed", "--profile", "quick", "--target", str(target), "--params", json.dumps(TINY)],
+                   check=True, capture_output=True, timeout=120)
+    return target
+
+
+def test_media_fill_people_drops_exactly_the_requests_without_fields_people(perfgate, media_library, tmp_path):
+    out = tmp_path / "out"
+    r = perfgate("parity", "--serve-a", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0",
+                 "--serve-b", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0 "
+                 "--test-fill-people", "--requests", media_library / "requests.txt", "--noise", "answer",
+                 "--max-dropped", "0.9", "--out", out, *QUICK)
+    assert r.returncode == 0, r.stdout + r.stderr
+    ag = doc_of(out)["agreement"]
+    assert ag["requests"] >= 40 and 0 < ag["dropped"] < ag["requests"]
+    for d in ag["dropped_requests"]:
+        assert set(d["fields"]) <= {"Items[].People", "[].People"}, d
+        # --test-fill-people fills People only where Fields=People was not asked.
+        assert "People" not in d["path"], d
+    assert set(ag["blamed_fields"]) <= {"Items[].People", "[].People"} and ag["blamed_fields"]
+
+
+def test_media_empty_lists_is_refused_as_not_doing_the_work(perfgate, media_library, tmp_path):
+    out = tmp_path / "out"
+    r = perfgate("parity", "--serve-a", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0",
+                 "--serve-b", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0 "
+                 "--test-empty-lists", "--requests", media_library / "requests.txt", "--noise", "answer",
+                 "--out", out, *QUICK)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "not doing the work" in r.stderr
+    assert "comparison" not in doc_of(out)

@@ -76,6 +76,8 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   l.connections = std::max(4, plateau.concurrency);
   for (double share : o.rate_shares) {
     l.rate_rps = std::max(1.0, share * plateau.rps);
+    // About 30 requests per offered rate at least, so its p90 is not one request's (5 s at most).
+    l.duration_s = std::max(o.step_s, std::min(5.0, 30.0 / l.rate_rps));
     const auto r = load();
     offered.push_back({{"offered_rps", l.rate_rps},
                        {"share_of_plateau", share},

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "parity/agreement.hpp"
+#include "parity/bundled.hpp"
 #include "parity/capacity.hpp"
 #include "parity/fingerprint.hpp"
 #include "parity/json_diff.hpp"
@@ -164,6 +165,28 @@ TEST(Timed, ComparisonUsesCpuPerRequestOnlyWhenEveryWindowHasIt) {
   EXPECT_LT(c["ratio_b_over_a"].get<double>(), 0.6);
   t.windows["B"][3].cpu_us_per_request.reset();
   EXPECT_EQ(compare_windows(t, 1)["metric"], "wall_us_per_response");
+}
+
+TEST(Bundled, StatementGatesPerRouteOnAfterAndNothingCountedFails) {
+  const json agreement = {
+      {"statements",
+       {{"/Artists",
+         {{"requests", 3}, {"before", {{"mean", 397}, {"max", 400}}}, {"after", {{"mean", 12}, {"max", 12}}}}},
+        {"/Items/Counts",
+         {{"requests", 2}, {"before", {{"mean", 90}, {"max", 90}}}, {"after", {{"mean", 10}, {"max", 11}}}}},
+        {"/Years", {{"requests", 1}, {"before", {{"mean", 7}, {"max", 7}}}, {"after", nullptr}}}}}};
+  const json service = {
+      {"parity", {{"statement_limits", {{"/Artists", 20}, {"/Items/Counts", 9}, {"/Years", 9}, {"/Genres", 5}}}}}};
+  std::map<std::string, StatementGate> by;
+  for (const auto& g : statement_gates(agreement, service)) by[g.route] = g;
+  ASSERT_EQ(by.size(), 4u);
+  EXPECT_TRUE(by["/Artists"].passed);
+  EXPECT_NE(by["/Artists"].detail.find("12 statements per request over 3 requests (limit 20; before 397)"),
+            std::string::npos);
+  EXPECT_FALSE(by["/Items/Counts"].passed);
+  EXPECT_FALSE(by["/Years"].passed);   // AFTER sent no X-Perfgate-Statements
+  EXPECT_FALSE(by["/Genres"].passed);  // no request of the route: nothing counted
+  EXPECT_TRUE(statement_gates(agreement, json::object()).empty());
 }
 
 }  // namespace
