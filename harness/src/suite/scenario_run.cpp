@@ -343,7 +343,8 @@ void ScenarioRun::finalise() {
   if (doc.contains("parity"))  // exact per-route statement counts of AFTER (parity/bundled.hpp)
     for (const auto& sg : parity::statement_gates(doc["parity"], sp.manifest.service)) {
       ok = ok && sg.passed;
-      doc["gates"].push_back(store::to_json(model::GateResult("claim", "statements per request on " + sg.route, sg.passed, sg.detail)));
+      const model::GateResult statements("claim", "statements per request on " + sg.route, sg.passed, sg.detail);
+      doc["gates"].push_back(store::to_json(statements));
     }
   if (!ok) exit_code = kExitPerformance;
   fill_anchors();
