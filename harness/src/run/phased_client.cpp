@@ -62,16 +62,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
   const fs::path dir = run_dir.subdir("phased-" + std::to_string(serial));
   fs::create_directories(dir / "work");
   const std::string who = plan.scenario + " (" + variant + ") server";
-  ChildSpec spec;
-  spec.argv = {plan.program, "serve",    "--variant",        variant,    "--profile",  plan.profile, "--fixture",
-               plan.fixture, "--params", plan.params.dump(), "--listen", "127.0.0.1:0"};
-  if (auto it = plan.args.find(variant); it != plan.args.end())
-    spec.argv.insert(spec.argv.end(), it->second.begin(), it->second.end());
-  spec.cwd = dir / "work";
-  spec.stdout_path = dir / "stdout";
-  spec.stderr_path = dir / "stderr";
-  spec.cpus = plan.server_cpus;
-  spec.env = {{"PERFGATE_WORKDIR", (dir / "work").string()}, {"TMPDIR", (dir / "work").string()}};
+  const ChildSpec spec = serve_spec(plan, variant, dir);
   measure::SampleCgroup cgroup(plan.scenario + "-srv-" + std::to_string(serial));
   const CgroupMemoryFile mem_file = cgroup_memory_file(cgroup);
 

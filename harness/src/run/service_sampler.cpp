@@ -74,11 +74,7 @@ json stats_of(unsigned port, const std::string& path) {
 
 }  // namespace
 
-Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
-                          const TempDir& run_dir, int serial, load::ResponseBook& book) {
-  const fs::path dir = run_dir.subdir("service-" + std::to_string(serial));
-  fs::create_directories(dir / "work");
-  const std::string who = plan.scenario + " (" + variant + ") server";
+ChildSpec serve_spec(const ServicePlan& plan, const std::string& variant, const fs::path& dir) {
   ChildSpec spec;
   spec.argv = {plan.program, "serve",    "--variant",        variant,    "--profile",  plan.profile, "--fixture",
                plan.fixture, "--params", plan.params.dump(), "--listen", "127.0.0.1:0"};
@@ -89,6 +85,15 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   spec.stderr_path = dir / "stderr";
   spec.cpus = plan.server_cpus;
   spec.env = {{"PERFGATE_WORKDIR", (dir / "work").string()}, {"TMPDIR", (dir / "work").string()}};
+  return spec;
+}
+
+Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
+                          const TempDir& run_dir, int serial, load::ResponseBook& book) {
+  const fs::path dir = run_dir.subdir("service-" + std::to_string(serial));
+  fs::create_directories(dir / "work");
+  const std::string who = plan.scenario + " (" + variant + ") server";
+  const ChildSpec spec = serve_spec(plan, variant, dir);
   measure::SampleCgroup cgroup(plan.scenario + "-srv-" + std::to_string(serial));
   ServiceProcess server(spec, cgroup);
   const unsigned port =

@@ -30,6 +30,10 @@ struct ServicePlan {
 Sample run_service_sample(const ServicePlan& plan, const std::string& variant, int round, bool warmup, int order,
                           const TempDir& run_dir, int serial, load::ResponseBook& book);
 
+// The server of one sample: `PROGRAM serve --variant V ... --listen 127.0.0.1:0 <variant's
+// args>` on the server CPUs, its working directory, stdout and stderr under `dir`.
+ChildSpec serve_spec(const ServicePlan& plan, const std::string& variant, const fs::path& dir);
+
 // Waits for the server's {"listen": "HOST:PORT"} stdout line (in the file `out`) and returns
 // the port; throws RunError when it exits first (quoting `err`) or takes over timeout_s.
 unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::path& err, double timeout_s,
