@@ -6,7 +6,9 @@ later one; the `agree` phase is gated across variants (exit 3 naming phase and v
 import json
 import os
 import pathlib
+import signal
 import subprocess
+import time
 
 import pytest
 
@@ -151,3 +153,25 @@ def test_the_report_has_a_per_phase_table(perfgate, honest_run, tmp_path):
         for variant in ("before", "after"):
             assert f"| {phase} | {variant} |" in table, table[:2000]
     assert "request_p50_ms" in table and "listening after" in table
+
+
+def test_ctrl_c_mid_phase_is_130_and_leaves_nothing(perfgate_bin, tmp_path):
+    slow = json.loads(json.dumps(PARAMS))
+    slow["phases"]["big"] = {"work": 20000, "mib": 8, "requests": 10000}  # far longer than the test waits
+    cat, _ = catalog(tmp_path, manifest(profiles__quick__params=slow))
+    p = subprocess.Popen([perfgate_bin, "run", "phased_echo", "--catalog", str(cat), "--profile", "quick",
+                          "--baseline", "none", "--quiet", "--json", str(tmp_path / "r.json")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline and not any("load --phase big" in l for l in echo_command_lines()):
+        time.sleep(0.1)
+    assert p.poll() is None, p.communicate()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 130, out + err
+    assert not echo_processes()
+
+
+def echo_command_lines():
+    out = subprocess.run(["ps", "-eo", "args="], capture_output=True, text=True).stdout
+    return [l for l in out.splitlines() if str(ECHO) in l]
