@@ -48,6 +48,13 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   std::vector<std::pair<int, double>> curve;
   for (int c : o.concurrency) {
     l.connections = c;
+    // A full queue takes c x CPU per request to go round once: the step lasts three rounds of it
+    // (10 s at most), after a warm-up of one, or a window shorter than one response would read 0.
+    const double round_s = cpu_us_per_request && t.server && t.server->cores() > 0
+                               ? c * *cpu_us_per_request / 1e6 / static_cast<double>(t.server->cores())
+                               : 0.0;
+    l.duration_s = std::max(o.step_s, std::min(10.0, 3 * round_s));
+    l.warmup_s = std::max(o.step_s / 4, std::min(5.0, round_s));
     const auto cpu0 = t.server ? t.server->cpu() : std::nullopt;
     const auto r = load();
     const auto cpu1 = t.server ? t.server->cpu() : std::nullopt;
@@ -74,6 +81,7 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   }
   json offered = json::array();
   l.connections = std::max(4, plateau.concurrency);
+  l.warmup_s = o.step_s / 4;
   for (double share : o.rate_shares) {
     l.rate_rps = std::max(1.0, share * plateau.rps);
     // About 30 requests per offered rate at least, so its p90 is not one request's (5 s at most).
