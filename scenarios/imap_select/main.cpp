@@ -2,10 +2,6 @@
 // (BEFORE: a full snapshot per SELECT; AFTER: shared snapshots with kept counters; dovecot:
 // the private Dovecot reference) until SIGTERM, `load --phase NAME` runs one phase of the
 // workload against it (the harness samples the server's cgroup between phases).
-#include <signal.h>
-#include <sys/prctl.h>
-#include <unistd.h>
-
 #include "dovecot/dovecot_serve.hpp"
 #include "load_phases.hpp"
 #include "perfgate/scenario_main.hpp"
@@ -15,10 +11,7 @@
 namespace {
 
 perfgate::json seed(const perfgate::Invocation& inv) {
-  perfgate::Stopwatch clock;
-  auto figures = imap_select::seed_fixture(imap_select::SeedParams::from_json(inv.params), inv.target);
-  figures["seconds"] = clock.ms() / 1000.0;
-  return figures;
+  return imap_select::seed_fixture(imap_select::SeedParams::from_json(inv.params), inv.target);
 }
 
 // Bad flags are usage errors: exit 2, like the SDK's own checks.
@@ -29,14 +22,9 @@ int usage(const std::string& why) {
 
 int serve(const perfgate::Invocation& inv) {
   if (inv.variant == "dovecot") return imap_select::dovecot::serve(inv);
-  if (inv.has("die-with-parent")) {  // for spawners that cannot set it between fork and exec
-    const pid_t parent = getppid();
-    prctl(PR_SET_PDEATHSIG, SIGTERM);
-    if (getppid() != parent || parent == 1) return 1;
-  }
   for (const auto& [name, value] : inv.flags)
-    if (name != "workers" && name != "worker-child" && name != "die-with-parent")
-      return usage("unknown flag --" + name + " (serve takes --workers N, --die-with-parent)");
+    if (name != "workers" && name != "worker-child")
+      return usage("unknown flag --" + name + " (serve takes --workers N)");
   if (inv.fixture.empty()) return usage("serve needs --fixture DIR (made by `imap_select seed`)");
   imap_select::ServeOptions o;
   o.proxy = {inv.fixture, inv.variant, inv.lie, inv.params};

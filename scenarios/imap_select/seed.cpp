@@ -52,10 +52,9 @@ struct MailboxPlan {
 }  // namespace
 
 SeedParams SeedParams::from_json(const nlohmann::json& j) {
-  SeedParams p;
-  p.messages = j.value("messages", p.messages);
-  p.other_messages = j.value("other_messages", p.other_messages);
-  p.seed = j.value("seed", p.seed);
+  const SeedParams d;
+  const SeedParams p{j.value("messages", d.messages), j.value("other_messages", d.other_messages),
+                     j.value("seed", d.seed)};
   if (p.messages < 0 || p.other_messages < 0) throw std::invalid_argument("messages and other_messages must be >= 0");
   return p;
 }
