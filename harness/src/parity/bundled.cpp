@@ -11,6 +11,7 @@
 #include "parity/fingerprint.hpp"
 #include "parity/served_server.hpp"
 #include "run/not_equivalent.hpp"
+#include "stats/summary.hpp"
 
 namespace perfgate::parity {
 
@@ -115,10 +116,7 @@ json bundled_measures(const run::ServicePlan& plan, const fs::path& dir, const s
         if (auto it = s.metrics.find("server_cpu_us_per_request"); it != s.metrics.end())
           cpu.push_back(it->second.value);
     std::optional<double> median;
-    if (!cpu.empty()) {
-      std::sort(cpu.begin(), cpu.end());
-      median = cpu[cpu.size() / 2];
-    }
+    if (!cpu.empty()) median = stats::median(cpu);
     auto server = serve(plan, v, dir, "-measures");
     const auto idle = server->rss_kib();
     Target t{v, server->url(), server.get(), {}};

@@ -13,6 +13,7 @@
 #include "parity/markdown.hpp"
 #include "parity/served_server.hpp"
 #include "stats/paired.hpp"
+#include "stats/summary.hpp"
 
 namespace perfgate::parity {
 
@@ -172,9 +173,7 @@ ParityResult run_parity(const ParityOptions& o) {
         const auto& name = targets[i].name;
         std::optional<double> cpu;
         if (doc["comparison"]["metric"] == "cpu_us_per_request") {
-          std::vector<double> v = doc["comparison"][name == "A" ? "a" : "b"];
-          std::sort(v.begin(), v.end());
-          cpu = v[v.size() / 2];
+          cpu = stats::median(doc["comparison"][name == "A" ? "a" : "b"].get<std::vector<double>>());
         }
         json m = o.measure_capacity ? measure_capacity(targets[i], agreeing, o.capacity, cpu) : json::object();
         double bytes = 0, responses = 0;
