@@ -3,8 +3,9 @@
 # CPU-bound pair (tests/tools/burn): N identical pairs (every exit 1 is a false alarm), N pairs
 # per injected slowdown (+5%; +2% with --noise 1; +1% with --noise 0.5; every exit 1 is a
 # catch), and N pairs per trade of CPU for waiting, with --metric cpu_ms so only the wall guard
-# can catch them (half the work then a sleep longer than the half saved; 80% of the work then a
-# sleep of 30% of BEFORE's wall): every exit 1 is the guard doing its job. Prints counts,
+# can catch them (half the work then a sleep of 60% of BEFORE's wall, longer than the half
+# saved; 80% of the work then a sleep of 30% of BEFORE's wall, BEFORE's wall as perfgate
+# measures it): every exit 1 is the guard doing its job. Prints counts,
 # seconds per pair and the load average. Extra arguments go to every `perfgate ab` (e.g. --duet).
 #   scripts/alarm-study.sh [N] [perfgate ab flags...]       # the full study: N=100 on a quiet machine
 #   STUDY=aa-loaded scripts/alarm-study.sh [N]             # A/A only, a CPU-bound loop on the other core
@@ -54,15 +55,15 @@ want plus5 && study "+5% work (caught)" "" "$burn $work same" "$burn $((work * 1
 want plus2 && study "+2% work, --noise 1 (caught)" "--noise 1" "$burn $work same" "$burn $((work * 102 / 100)) same" "${extra[@]}"
 want plus1 && study "+1% work, --noise 0.5 (caught)" "--noise 0.5" "$burn $work same" "$burn $((work * 101 / 100)) same" "${extra[@]}"
 if want trades; then
-  study "half work + longer sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
-    "$burn $((work / 2)) same && sleep 0.04" "${extra[@]}"
   # BEFORE's wall as perfgate measures it now (a loaded VM stretches it several times over),
-  # so the sleep is 30% of it whatever the load.
+  # so the sleeps are a share of it whatever the load.
   "$pg" ab --quiet --shell --metric cpu_ms --min-rounds 3 --max-rounds 3 --before "$burn $work same" \
     --after "$burn $work same" --json "$out/probe.json" >/dev/null 2>&1
   wall_s="$(/usr/bin/python3 -c 'import json, statistics, sys
 s = json.load(open(sys.argv[1]))["scenarios"][0]["samples"]
 print(statistics.median(x["metrics"]["wall_ms"]["value"] for x in s if not x["warmup"]) / 1000)' "$out/probe.json")"
+  study "half work + 60% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
+    "$burn $((work / 2)) same && sleep $(echo "$wall_s * 0.6" | bc -l)" "${extra[@]}"
   study "80% work + 30% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
     "$burn $((work * 8 / 10)) same && sleep $(echo "$wall_s * 0.3" | bc -l)" "${extra[@]}"
 fi
