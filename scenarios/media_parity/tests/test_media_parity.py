@@ -3,15 +3,15 @@ request set alike with X-Perfgate-Statements on every answer, keeps per-route /_
 bad input with a message, and leaves nothing behind on SIGTERM."""
 import http.client
 import json
-import os
-import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-BIN = Path(os.environ.get("MEDIA_PARITY_BIN", ROOT / "build/share/perfgate/scenarios/media_parity/media_parity"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+from statements import BIN, Server, requests_of  # noqa: E402  (one copy of the server driver)
+
 PARAMS = {"movies": 30, "series": 3, "seasons_per_series": 2, "episodes_per_season": 4, "artists": 60,
           "albums_per_artist": 1, "tracks_per_album": 3, "persons": 80, "studios": 6, "user_data_rows": 200}
 
@@ -26,29 +26,6 @@ def fixture_dir(tmp_path_factory):
     return d
 
 
-class Server:
-    def __init__(self, fixture, variant, *flags):
-        self.proc = subprocess.Popen([str(BIN), "serve", "--variant", variant, "--fixture", str(fixture),
-                                      "--listen", "127.0.0.1:0", *flags],
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        line = self.proc.stdout.readline()
-        assert line, self.proc.stderr.read()
-        self.port = int(json.loads(line)["listen"].rsplit(":", 1)[1])
-
-    def get(self, path):
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        try:
-            c.request("GET", path)
-            r = c.getresponse()
-            return r.status, r.read(), r.getheader("X-Perfgate-Statements")
-        finally:
-            c.close()
-
-    def stop(self):
-        self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(timeout=30)
-
-
 @pytest.fixture
 def servers(fixture_dir):
     started = []
@@ -59,19 +36,13 @@ def servers(fixture_dir):
         return s
     yield start
     for s in started:
-        if s.proc.poll() is None:
-            s.proc.kill()
-            s.proc.wait()
-
-
-def requests_of(fixture_dir):
-    return [line for line in (fixture_dir / "requests.txt").read_text().splitlines() if line.startswith("/")]
+        s.kill()
 
 
 def test_both_variants_answer_every_request_alike_and_count_statements(fixture_dir, servers):
     before, after = servers("before"), servers("after")
     header_sum = {"before": {}, "after": {}}
-    for path in requests_of(fixture_dir):
+    for _, path in requests_of(fixture_dir):
         sb, bb, nb = before.get(path)
         sa, ba, na = after.get(path)
         assert sb == 200, (path, bb[:200])
