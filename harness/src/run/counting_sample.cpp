@@ -127,6 +127,10 @@ CountingCommand counting_command(const std::string& measure, const std::vector<s
             "--cachegrind-out-file=" + (dir / kCachegrindPrefix).string() + "%p",
             "--log-file=" + (dir / "valgrind.log").string()};
   c.argv.insert(c.argv.end(), argv.begin(), argv.end());
+  // valgrind starts in the sample's work directory, so a program given relative to ours
+  // (`./prog`) must be made absolute here; a bare name stays for valgrind's PATH lookup.
+  if (!argv.empty() && argv.front().find('/') != std::string::npos && argv.front().front() != '/')
+    c.argv[c.argv.size() - argv.size()] = fs::absolute(argv.front()).string();
   return c;
 }
 

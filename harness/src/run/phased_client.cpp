@@ -142,7 +142,9 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
     fs::remove_all(pdir, ec);
   }
 
-  const int rc = server.stop();
+  // A server's orderly stop may have a big state to drop (the Dovecot reference removes a
+  // 100,000-file Maildir, seconds on a loaded host): SIGKILL only after 30 s, not 5.
+  const int rc = server.stop(30);
   // A server that found its own answers wrong says so on its last stdout line, at exit.
   const auto last = nlohmann::json::parse(last_nonempty_line(spec.stdout_path), nullptr, false);
   if (auto reason = reported_divergence(last))

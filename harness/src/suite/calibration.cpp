@@ -61,6 +61,9 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
   // makes every further round cost ~50x.
   if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
+  // ab's own default is a 50 s time-budgeted design per pair; calibrate wants many short pairs
+  // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
+  if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = 30;
   ab.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
   ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
   ab.baseline_path = "none";
