@@ -2,11 +2,13 @@
 // every time, and a request set that covers every route without naming an id.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <string>
 
 #include "db.hpp"
 #include "schema.hpp"
@@ -36,7 +38,8 @@ SeedParams small() {
 struct Fixture {
   fs::path dir;
   nlohmann::json figures;
-  explicit Fixture(const std::string& name) : dir(fs::temp_directory_path() / ("media_parity_test_" + name)) {
+  explicit Fixture(const std::string& name)
+      : dir(fs::temp_directory_path() / ("media_parity_test_" + name + "_" + std::to_string(::getpid()))) {
     fs::remove_all(dir);
     figures = seed_fixture(small(), dir.string());
   }

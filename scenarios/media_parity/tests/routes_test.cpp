@@ -2,9 +2,11 @@
 // request of the set byte for byte alike, with the statement counts the write-up names; the
 // lies and the test flags change exactly what they say.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "db.hpp"
 #include "schema.hpp"
@@ -19,7 +21,9 @@ namespace {
 class Routes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / "media_parity_routes_test";
+    // One directory per process: ctest runs each test of this suite as its own process, two at
+    // a time, and a shared name let one process's seeding remove the other's database.
+    dir_ = fs::temp_directory_path() / ("media_parity_routes_test_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     seed_fixture(SeedParams::from_json({{"movies", 60},
                                         {"series", 6},
