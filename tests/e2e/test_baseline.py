@@ -275,13 +275,15 @@ def test_keyset_listing_after_that_lost_its_improvement_fails_the_committed_base
     (d / "scenario.json").write_text(json.dumps(manifest))
 
     out = tmp_path / "r.json"
+    # before-with-indexes is not BEFORE: a fresh-clone CI run measured it 1.13x of BEFORE, significant;
+    # a 20% noise band keeps the policy gate out of it, so the baseline gate is the one that decides.
     r = perfgate("run", "keyset_listing", "--catalog", tmp_path / "catalog", "--policy", "no-regress",
-                 "--baseline", ROOT / "baseline.json", "--seed", "7", "--json", out)
+                 "--noise", "20", "--baseline", ROOT / "baseline.json", "--seed", "7", "--json", out)
     assert r.returncode == 1, r.stdout + r.stderr
     s = json.loads(out.read_text())["scenarios"][0]
     by_kind = {g["kind"]: g for g in s["gates"]}
     assert by_kind["equivalence"]["passed"] is True
-    assert by_kind["policy"]["passed"] is True, by_kind["policy"]  # ratio ~1: no-regress holds
+    assert by_kind["policy"]["passed"] is True, by_kind["policy"]  # ratio ~1, inside the band
     assert by_kind["baseline"]["passed"] is False, by_kind["baseline"]
     assert "baseline gate failed" in r.stderr and "ms_per_page_p50" in r.stderr
 
