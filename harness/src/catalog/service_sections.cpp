@@ -124,7 +124,7 @@ const Table& parity_keys() {
              return "must map routes (\"/Artists\") to integers >= 0";
          return "";
        }},
-      {"step_s", positive_number()},            // each concurrency step and offered rate of the capacity measures
+      {"step_s", positive_number()},             // each concurrency step and offered rate of the capacity measures
       {"max_concurrency", positive_integer()}};  // the sweep 1, 2, 4 ... up to this
   return t;
 }
@@ -139,8 +139,9 @@ Table service_keys(const std::string& file) {
          return std::string(v.contains("program") ? "" : "needs \"program\"");
        }},
       {"load_cpus", positive_integer()},  // declared by asset_cache; the sampler uses the CPUs the server does not
-      {"parity", [file](const json& v) { return check_object(v, file, "service.parity", parity_keys()), std::string(); }},
-      {"equivalence", string()},          // declared by asset_cache; responses are compared by the response gate
+      {"parity",
+       [file](const json& v) { return check_object(v, file, "service.parity", parity_keys()), std::string(); }},
+      {"equivalence", string()},  // declared by asset_cache; responses are compared by the response gate
       {"load_client", [file](const json& v) { return check_load_client(v, file); }},  // phased load (imap_select)
   };
 }

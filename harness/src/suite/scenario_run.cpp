@@ -194,7 +194,7 @@ void ScenarioRun::run_rounds() {
       return agreement;
     }
     return m.kind == "service" ? json::array({store::to_json(responses.result())})
-                                : json::array({store::to_json(equivalence.result())});
+                               : json::array({store::to_json(equivalence.result())});
   };
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
   // at each look and once more where the next checkpoint would not fit the budget.

@@ -11,10 +11,10 @@
 #include "cache/fixture_cache.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "gate/scenario_stats.hpp"
 #include "plan/plan.hpp"
 #include "run/batch_runner.hpp"
 #include "run/service_sampler.hpp"
-#include "gate/scenario_stats.hpp"
 #include "suite/pg_context.hpp"
 #include "suite/status_line.hpp"
 
