@@ -20,18 +20,27 @@ int min_rank_rounds(double alpha) {
   return n;
 }
 
-std::optional<double> detectable_effect(const std::vector<double>& log_ratios, double alpha, double noise,
-                                        double power) {
+static void check_power_arguments(double alpha, double noise, double power) {
   if (!(alpha > 0 && alpha < 1) || !(power > 0 && power < 1) || !(noise >= 0 && noise < 1))
     throw std::invalid_argument("detectable effect: alpha and power in (0, 1), noise in [0, 1)");
+}
+
+std::optional<double> detectable_effect(const std::vector<double>& log_ratios, double alpha, double noise,
+                                        double power) {
+  check_power_arguments(alpha, noise, power);
   const std::size_t n = log_ratios.size();
   if (n < 2) return std::nullopt;
   if (zero_spread(log_ratios)) return noise;
-  if (static_cast<int>(n) < min_rank_rounds(alpha)) return std::nullopt;
   const double mean = std::accumulate(log_ratios.begin(), log_ratios.end(), 0.0) / static_cast<double>(n);
   double ss = 0;
   for (double r : log_ratios) ss += (r - mean) * (r - mean);
-  const double sigma = std::sqrt(ss / static_cast<double>(n - 1));
+  return detectable_effect_of_spread(std::sqrt(ss / static_cast<double>(n - 1)), n, alpha, noise, power);
+}
+
+std::optional<double> detectable_effect_of_spread(double sigma, std::size_t n, double alpha, double noise,
+                                                  double power) {
+  check_power_arguments(alpha, noise, power);
+  if (!std::isfinite(sigma) || n < 2 || static_cast<int>(n) < min_rank_rounds(alpha)) return std::nullopt;
   const boost::math::normal z;
   const double shift = (boost::math::quantile(z, 1 - alpha / 2) + boost::math::quantile(z, power)) * sigma *
                        std::sqrt(std::numbers::pi / 3) / std::sqrt(static_cast<double>(n));

@@ -2,6 +2,7 @@
 // rank test needs before it can reject at all.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,14 @@ namespace perfgate::stats {
 // (2 / 2^n >= alpha) and the rounds do have spread.
 std::optional<double> detectable_effect(const std::vector<double>& log_ratios, double alpha, double noise,
                                         double power = 0.8);
+
+// The same figure from the spread alone: `sigma`, the sd of per-round log-ratios (or a pooled
+// one, as calibrate has), over `n` rounds. The signed-rank test is what the gates decide with
+// (the Walsh interval inverts it), so sqrt(pi/3) (ARE 3/pi) is its factor; sqrt(pi/2) (ARE
+// 2/pi) would be the sign test's, or the sample median's, which no gate uses. Null when sigma
+// is not finite or the rank test cannot reject at this n.
+std::optional<double> detectable_effect_of_spread(double sigma, std::size_t n, double alpha, double noise,
+                                                  double power = 0.8);
 
 // The fewest rounds at which the exact two-sided signed-rank test can reject at `alpha`: the
 // smallest n with 2 / 2^n < alpha, i.e. n > log2(2 / alpha). For a family of m comparisons

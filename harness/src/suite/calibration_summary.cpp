@@ -1,12 +1,12 @@
 #include "suite/calibration_summary.hpp"
 
 #include <algorithm>
-#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <optional>
 #include <set>
 
 #include "common/errors.hpp"
+#include "stats/power.hpp"
 #include "stats/summary.hpp"
 
 namespace perfgate::suite {
@@ -97,6 +97,14 @@ void tally_aa(const CalibrationPair& p, std::map<std::string, Tally>& tallies) {
   }
 }
 
+// The gates' own figure (stats/power.hpp) for a pooled spread; null where it resolves nothing.
+json detectable(double sd, int rounds, double alpha, double noise, double power) {
+  const auto d = rounds > 0
+                     ? stats::detectable_effect_of_spread(sd, static_cast<std::size_t>(rounds), alpha, noise, power)
+                     : std::nullopt;
+  return d ? finite(*d) : json();
+}
+
 json metric_entry(const Tally& t, int rounds, double alpha_per_look, double noise) {
   double pooled = 0;
   for (double v : t.log_ratio_var) pooled += v;
@@ -110,19 +118,12 @@ json metric_entry(const Tally& t, int rounds, double alpha_per_look, double nois
           {"aa_pairs", t.aa},
           {"false_alarms", t.aa_alarms},
           {"false_alarm_rate", t.aa ? json(static_cast<double>(t.aa_alarms) / t.aa) : json()},
-          {"detectable_effect_80", finite(rounds ? detectable_effect(sd, rounds, alpha_per_look, noise, 0.80) : NAN)},
-          {"detectable_effect_95", finite(rounds ? detectable_effect(sd, rounds, alpha_per_look, noise, 0.95) : NAN)},
+          {"detectable_effect_80", detectable(sd, rounds, alpha_per_look, noise, 0.80)},
+          {"detectable_effect_95", detectable(sd, rounds, alpha_per_look, noise, 0.95)},
           {"injected", inj}};
 }
 
 }  // namespace
-
-double detectable_effect(double sd, int rounds, double alpha, double noise, double power) {
-  if (!std::isfinite(sd) || rounds < 2) return std::nan("");
-  boost::math::normal z;
-  const double k = boost::math::quantile(z, 1 - alpha / 2) + boost::math::quantile(z, power);
-  return std::exp(std::log1p(noise) + k * 1.2533 * sd / std::sqrt(static_cast<double>(rounds))) - 1;
-}
 
 json summarize_workload(const WorkloadPairs& w, double alpha_per_look, double noise) {
   std::map<std::string, Tally> tallies;

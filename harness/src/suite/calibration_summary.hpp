@@ -29,18 +29,14 @@ struct WorkloadPairs {
   std::map<double, std::vector<CalibrationPair>> injected;  // extra work → its pairs
 };
 
-// The workload's entry of the calibration document. `alpha_per_look` and `noise`: ab's.
+// The workload's entry of the calibration document. `alpha_per_look` and `noise`: ab's. Its
+// detectable_effect_80/95 are stats::detectable_effect_of_spread of the pooled A/A spread at
+// the median round count: the same figure a results file's comparisons carry.
 nlohmann::json summarize_workload(const WorkloadPairs& pairs, double alpha_per_look, double noise);
 
 // Duet against sequential rounds of the CPU-bound program (workloads "cpu-duet" and "cpu"):
 // per-round log-ratio sd of cpu_ms and wall_ms and their false alarms. Duet "wins" only with
 // a smaller sd and no more false alarms. Null when either workload was not calibrated.
 nlohmann::json duet_against_sequential(const nlohmann::json& workloads);
-
-// The smallest change of a metric whose per-round log-ratio has spread `sd` that the
-// defaults flag with `power` after `rounds` paired rounds at two-sided level `alpha`, outside
-// the noise band: exp(log(1 + noise) + (z(1-alpha/2) + z(power)) · 1.2533 · sd / √rounds) - 1.
-// 1.2533 (√(π/2)) is the median's standard error against the mean's on normal data.
-double detectable_effect(double sd, int rounds, double alpha, double noise, double power);
 
 }  // namespace perfgate::suite

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 
 #include "common/errors.hpp"
+#include "stats/power.hpp"
 #include "suite/calibration_summary.hpp"
 
 namespace perfgate::suite {
@@ -75,11 +77,35 @@ TEST(Calibration, APairThatMeasuredNothingLeavesNullsNotErrors) {
 }
 
 TEST(Calibration, DetectableEffectShrinksWithRoundsAndNeverBelowTheBand) {
-  const double d8 = detectable_effect(0.02, 8, 0.0125, 0.02, 0.8), d30 = detectable_effect(0.02, 30, 0.0125, 0.02, 0.8);
-  EXPECT_GT(d8, d30);
-  EXPECT_GT(d30, 0.02);
-  EXPECT_NEAR(detectable_effect(0, 8, 0.0125, 0.02, 0.8), 0.02, 1e-12);
-  EXPECT_TRUE(std::isnan(detectable_effect(NAN, 8, 0.0125, 0.02, 0.8)));
+  const auto d8 = stats::detectable_effect_of_spread(0.02, 8, 0.0125, 0.02, 0.8);
+  const auto d30 = stats::detectable_effect_of_spread(0.02, 30, 0.0125, 0.02, 0.8);
+  ASSERT_TRUE(d8 && d30);
+  EXPECT_GT(*d8, *d30);
+  EXPECT_GT(*d30, 0.02);
+  EXPECT_NEAR(stats::detectable_effect_of_spread(0, 8, 0.0125, 0.02, 0.8).value(), 0.02, 1e-12);
+  EXPECT_FALSE(stats::detectable_effect_of_spread(NAN, 8, 0.0125, 0.02, 0.8));
+  // Seven rounds: the exact rank test cannot reach 0.0125 (2 / 2^7 > 0.0125), so nothing is resolved.
+  EXPECT_FALSE(stats::detectable_effect_of_spread(0.02, 7, 0.0125, 0.02, 0.8));
+}
+
+// calibrate's figure and a comparison's are one formula: the pooled A/A spread of a workload
+// whose every pair has the same log-ratios gives what the gate reports for one of those pairs.
+TEST(Calibration, DetectableEffectIsTheComparisonsFigure) {
+  std::vector<std::pair<double, double>> rounds;
+  for (int i = 0; i < 10; ++i) rounds.push_back({100.0, 100.0 * (1 + 0.02 * ((i % 3) - 1) + 0.001 * i)});
+  WorkloadPairs w{"cpu", {"calibration_work", "cpu", "1000"}, {}, {}};
+  for (int k = 0; k < 2; ++k) w.aa.push_back(pair(kExitOk, scenario(rounds, stats::Verdict::NoChange)));
+  const json doc = summarize_workload(w, 0.0125, 0.02);
+  std::vector<double> logs;
+  for (const auto& [b, a] : rounds) logs.push_back(std::log(a / b));
+  const auto gate_figure = stats::detectable_effect(logs, 0.0125, 0.02, 0.8);
+  ASSERT_TRUE(gate_figure.has_value());
+  EXPECT_NEAR(doc["metrics"]["cpu_ms"]["detectable_effect_80"].get<double>(), *gate_figure, 1e-12);
+  // sqrt(pi/3), the signed-rank test's factor: with sqrt(pi/2) the figure would be ~22% further from the band.
+  const double z = 2.4977 + 0.8416;  // z(1 - 0.0125/2) + z(0.8)
+  const double sd = doc["metrics"]["cpu_ms"]["round_log_ratio_sd"].get<double>();
+  EXPECT_NEAR(std::log1p(*gate_figure) - std::log1p(0.02), z * sd * std::sqrt(std::numbers::pi / 3) / std::sqrt(10.0),
+              1e-3 * sd);
 }
 
 TEST(Calibration, DuetWinsOnlyWithSmallerSpreadAndNoMoreAlarms) {
