@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -115,12 +116,100 @@ struct Baseline {
   }
 };
 
-// One scenario of a results document. The sections every reader uses are typed; the rest of
-// the entry (fixture, anchors, series, …: written for people and the report) travels as it was
-// read, in `other`.
+// One variant of a scenario as it ran: the manifest's, and what it is compared with.
+struct VariantInfo {
+  std::string name, label;
+  std::optional<std::string> compare_to;  // none for a reference variant
+  nlohmann::json sweep;                   // sweep coordinates (buffer size, capacity, ...) or null
+  bool gated = false;
+  std::string equivalence = "digest";  // "digest", or "extra.<field>" compared instead
+  std::string workload;                // service scenarios: which workload drove it
+};
+
+// A write-up's published figure, as the manifest declares it, beside this run's medians.
+struct Anchor {
+  std::string metric, before_variant = "before", after_variant = "after";
+  nlohmann::json declared = nlohmann::json::object();  // label, unit, the published figures
+  struct Ours {
+    double before = 0, after = 0;
+    std::optional<double> ratio;  // none when BEFORE's median is 0
+  };
+  std::optional<Ours> ours;  // none when either variant did not measure the metric
+};
+
+// Samples kept in the file but left out of every summary, and why.
+struct Excluded {
+  std::string what, why;
+};
+
+// Why the rounds stopped, after how many, and the rounds at which the looks fell.
+struct Stop {
+  std::string reason;
+  int rounds = 0;
+  std::vector<int> looks;
+};
+
+// A manifest's microbenchmarks (service.gbench), run once after the rounds: gates nothing.
+struct Microbenchmarks {
+  std::string program;
+  nlohmann::json context = nlohmann::json::object();  // Google Benchmark's context block
+  struct Row {
+    std::string name;
+    double real_time = 0, cpu_time = 0;
+    std::string time_unit = "ns";
+    std::int64_t iterations = 0;
+  };
+  std::vector<Row> rows;
+};
+
+// The program's own extra figures, per variant (its last measured sample's), and what a
+// Google Benchmark scenario adds.
+struct Extra {
+  std::map<std::string, nlohmann::json> variants;
+  std::optional<nlohmann::json> gbench_context;  // kind gbench: the binary's context block
+  std::optional<Microbenchmarks> microbenchmarks;
+};
+
+// The parity pass of a service scenario (parity/bundled.hpp): the agreement of BEFORE and
+// AFTER on every request, and each variant's measures after the rounds.
+struct Parity {
+  nlohmann::json agreement = nlohmann::json::object();
+  std::optional<nlohmann::json> measures;
+};
+
+// The PostgreSQL server a scenario's samples used, and the template its database was cloned from.
+struct PostgresInfo {
+  std::string server, version, template_name;
+  bool throwaway = true;  // false: an external server (PERFGATE_PG_DSN)
+};
+
+// One scenario of a results document. What the engine decides on and every reader uses is
+// typed; sections only written for people and the report (a fixture's figures, steal, series,
+// the parity pass) are typed as opaque JSON values, their keys still only the codec's. An
+// optional section is absent from the file when empty; `other` keeps whatever else a file
+// read held, so a file read and written back is equal.
 struct ScenarioResult {
   std::string name, profile, kind, policy, primary_metric;
-  std::vector<std::string> variant_names;  // in run order, read from `variants` (which travels in `other`)
+  std::string title, source, summary;      // the manifest's words
+  std::vector<std::string> variant_names;  // in run order, as in `variants`
+  std::vector<VariantInfo> variants;
+  nlohmann::json params = nlohmann::json::object();
+  std::vector<int> cpus;
+  std::vector<double> load_before;  // 1/5/15-minute load averages as the scenario started
+  std::optional<std::vector<double>> load_after;
+  std::vector<Anchor> anchors;
+  std::vector<Excluded> excluded;
+  std::vector<std::string> notes;
+  std::optional<nlohmann::json> fixture;  // null: the scenario has none; absent: never prepared
+  std::optional<PostgresInfo> postgres;
+  std::optional<std::map<std::string, std::vector<std::string>>> commands;  // variant → argv
+  std::optional<std::vector<std::string>> phases;                           // a phased service's phases, in run order
+  std::optional<Parity> parity;
+  std::optional<std::map<std::string, nlohmann::json>> steal;   // per variant (run::summarise_steal)
+  std::optional<std::map<std::string, nlohmann::json>> series;  // per variant: the last sample's series
+  std::optional<Extra> extra;
+  std::optional<Stop> stop;
+  std::optional<std::string> reproduce;  // the command that re-runs exactly this scenario
   std::vector<run::Sample> samples;
   Summaries summaries;
   std::vector<Comparison> comparisons;
@@ -136,9 +225,10 @@ struct ScenarioResult {
     std::optional<Shard> shard;
   };
   std::optional<MergedFrom> merged_from;  // a merged shard's own origin (its host may differ from the run's)
-  // Read-only views of sections that travel in `other` (written by the gates' and the choice's
-  // own encoders): what the verdict table shows of them.
+  // The baseline gate's and the metric choice's figures: what the verdict table shows of them
+  // typed, the rest as their own encoders wrote it.
   struct BaselineView {
+    nlohmann::json encoded;  // the whole entry as the baseline gate's figures were written
     std::string metric, variant;
     bool compared = false;
     double now_ratio = 0, accepted_ratio = 0, change = 1;
@@ -148,11 +238,12 @@ struct ScenarioResult {
     double absolute_change = 1;
     std::string absolute_verdict;
   };
-  std::vector<BaselineView> baseline;  // from `baseline`
+  std::vector<BaselineView> baseline;  // one per gated metric compared with the baseline
   struct ChoiceView {
     std::string metric, why;
+    nlohmann::json figures = nlohmann::json::object();  // the rest, as gate::to_json(MetricChoice) wrote it
   };
-  std::optional<ChoiceView> metric_choice;  // from `metric_choice` (ab --metric auto)
+  std::optional<ChoiceView> metric_choice;  // ab --metric auto
   nlohmann::json other = nlohmann::json::object();
 
   // The measured (non-warm-up) values of one variant's metric, in round order.
@@ -177,6 +268,14 @@ struct MergeSource {
   int exit_code = 0;
 };
 
+// The baseline.json a run compared with, or why it compared with none.
+struct BaselineRef {
+  std::optional<std::string> file;  // none: no baseline (`why` says why)
+  bool exists = false;              // the file was there (a missing one compares nothing)
+  double tolerance = 0;
+  std::string why;
+};
+
 struct RunHeader {
   std::string id, commit = "unknown", profile, started_at;
   std::string finished_at;  // empty while the run is going (written as null)
@@ -185,14 +284,21 @@ struct RunHeader {
   bool dirty = false;
   std::optional<Shard> shard;
   std::vector<MergeSource> merged_from;
+  // Written by `perfgate run`, `ab`, `batch` and `lies` (a merged run keeps its inputs' in `other`).
+  std::optional<std::string> reproduce, perfgate_version, git_source;
+  std::optional<std::uint64_t> seed;
+  std::optional<nlohmann::json> options;  // the plan's options (plan::RunPlan::options_json)
+  std::optional<BaselineRef> baseline;
+  std::optional<double> started_unix, finished_unix;
+  std::optional<std::vector<std::string>> lies;  // `perfgate lies`: the lie's args given to AFTER
   nlohmann::json other = nlohmann::json::object();
 };
 struct HostInfo {
   std::string fingerprint, cpu_model, kernel, hostname;
   std::string note;  // e.g. a merged run's several hosts
   int cores = 0;
-  std::vector<double> load_before, load_after;  // 1/5/15-minute load averages; empty when not taken
-  nlohmann::json other = nlohmann::json::object();
+  std::vector<double> load_before, load_after;      // 1/5/15-minute load averages; empty when not taken
+  nlohmann::json other = nlohmann::json::object();  // allowed CPUs, memory, cgroup layout (measure::to_json)
 };
 
 struct ResultsDoc {

@@ -1,10 +1,7 @@
 #include "store/results_codec.hpp"
 
-#include <array>
-#include <cmath>
-#include <limits>
-
 #include "store/baseline_file.hpp"
+#include "store/codec_fields.hpp"
 #include "store/results_file.hpp"
 #include "store/results_input.hpp"
 
@@ -12,64 +9,26 @@ namespace perfgate::store {
 
 using json = nlohmann::json;
 
+using namespace codec;
+
 namespace {
-
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// A string field, or `fallback` when it is missing or not a string (older files wrote some as null).
-std::string text(const json& j, const char* key, const char* fallback) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
-}
-
-// What is not finite is written as null, and null reads back as NaN.
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-double number_or_nan(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
-}
-
-// [lo, hi], an end that is null (not finite when written) read as NaN.
-std::array<double, 2> interval_of(const json& j, const char* key) {
-  const json ci = j.value(key, json::array());
-  auto end = [&](std::size_t i) { return ci.size() == 2 && ci[i].is_number() ? ci[i].get<double>() : kNaN; };
-  return {end(0), end(1)};
-}
 
 stats::Verdict verdict_of(const std::string& s) {
   return s == "better" ? stats::Verdict::Better : s == "worse" ? stats::Verdict::Worse : stats::Verdict::NoChange;
 }
 
-// The keys a typed section owns; everything else of the object goes to `other`.
-json without(const json& j, std::initializer_list<const char*> keys) {
-  json out = j;
-  for (const char* k : keys) out.erase(k);
-  return out;
-}
+}  // namespace
 
-const std::initializer_list<const char*> kScenarioKeys = {"name",           "profile", "kind",       "policy",
-                                                          "primary_metric", "samples", "summaries",  "comparisons",
-                                                          "gates",          "error",   "merged_from"};
-
-json to_json(const std::optional<model::Shard>& s) {
+json codec::to_json(const std::optional<model::Shard>& s) {
   if (!s) return nullptr;
   return {{"index", s->index}, {"count", s->count}, {"scenarios", s->scenarios}, {"of", s->of}};
 }
 
-std::optional<model::Shard> shard_from_json(const json& j) {
+std::optional<model::Shard> codec::shard_from_json(const json& j) {
   if (!j.is_object()) return std::nullopt;
-  model::Shard s{j.value("index", 0), j.value("count", 0), j.value("of", 0), {}};
-  for (const auto& x : j.value("scenarios", json::array()))
-    if (x.is_string()) s.scenarios.push_back(x.get<std::string>());
-  return s;
+  return model::Shard{j.value("index", 0), j.value("count", 0), j.value("of", 0),
+                      list_of<std::string>(j.value("scenarios", json::array()))};
 }
-
-std::vector<std::string> strings_of(const json& j) {
-  std::vector<std::string> out;
-  for (const auto& x : j.is_array() ? j : json::array())
-    if (x.is_string()) out.push_back(x.get<std::string>());
-  return out;
-}
-
-}  // namespace
 
 json to_json(const run::Sample& s) {
   json metrics = json::object();
@@ -232,78 +191,32 @@ json to_json(const gate::BaselineCheck& c) {
   return j;
 }
 
-json to_json(const model::ScenarioResult& s) {
-  json j = s.other;
-  j["name"] = s.name;
-  j["profile"] = s.profile;
-  if (!s.kind.empty()) j["kind"] = s.kind;
-  if (!s.policy.empty()) j["policy"] = s.policy;
-  if (!s.primary_metric.empty()) j["primary_metric"] = s.primary_metric;
-  j["samples"] = json::array();
-  for (const auto& x : s.samples) j["samples"].push_back(to_json(x));
-  j["summaries"] = to_json(s.summaries);
-  j["comparisons"] = json::array();
-  for (const auto& c : s.comparisons) j["comparisons"].push_back(to_json(c));
-  j["gates"] = json::array();
-  for (const auto& g : s.gates) j["gates"].push_back(to_json(g));
-  if (s.error) {
-    j["error"] = {{"exit_code", s.error->exit_code}, {"message", s.error->message}};
-    if (s.error->stderr_tail) j["error"]["stderr_tail"] = *s.error->stderr_tail;
-  }
-  if (s.merged_from)
-    j["merged_from"] = {{"file", s.merged_from->file},
-                        {"run_id", s.merged_from->run_id},
-                        {"host_fingerprint", s.merged_from->host_fingerprint},
-                        {"shard", to_json(s.merged_from->shard)}};
-  return j;
+json to_json(const model::HostInfo& h) {
+  json host = h.other;
+  host["fingerprint"] = h.fingerprint;
+  host["cpu_model"] = h.cpu_model;
+  host["kernel"] = h.kernel;
+  host["cores"] = h.cores;
+  if (!h.hostname.empty()) host["hostname"] = h.hostname;
+  if (!h.note.empty()) host["note"] = h.note;
+  if (!h.load_before.empty()) host["load_before"] = h.load_before;
+  if (!h.load_after.empty()) host["load_after"] = h.load_after;
+  return host;
 }
 
-model::ScenarioResult scenario_from_json(const json& j) {
-  model::ScenarioResult s;
-  s.name = text(j, "name", "");
-  s.profile = text(j, "profile", "");
-  s.kind = text(j, "kind", "");
-  s.policy = text(j, "policy", "");
-  s.primary_metric = text(j, "primary_metric", "");
-  for (const auto& v : j.value("variants", json::array())) s.variant_names.push_back(text(v, "name", ""));
-  for (const auto& x : j.value("samples", json::array())) s.samples.push_back(sample_from_json(x));
-  s.summaries = summaries_from_json(j.value("summaries", json::object()));
-  for (const auto& c : j.value("comparisons", json::array())) s.comparisons.push_back(comparison_from_json(c));
-  for (const auto& g : j.value("gates", json::array())) s.gates.push_back(gate_from_json(g));
-  if (j.contains("error") && j["error"].is_object()) {
-    const json& e = j["error"];
-    s.error = model::ScenarioResult::Error{e.value("exit_code", 4), text(e, "message", "error"), std::nullopt};
-    if (e.contains("stderr_tail") && e["stderr_tail"].is_string())
-      s.error->stderr_tail = e["stderr_tail"].get<std::string>();
-  }
-  if (j.contains("merged_from") && j["merged_from"].is_object()) {
-    const json& m = j["merged_from"];
-    s.merged_from = {text(m, "file", ""), text(m, "run_id", ""), text(m, "host_fingerprint", ""),
-                     shard_from_json(m.value("shard", json(nullptr)))};
-  }
-  for (const auto& b : j.value("baseline", json::array())) {
-    model::ScenarioResult::BaselineView v;
-    v.metric = text(b, "metric", "");
-    v.variant = text(b, "variant", "after");
-    v.compared = text(b, "status", "") == "compared";
-    v.now_ratio = number_or_nan(b.value("now", json::object()), "ratio");
-    v.accepted_ratio = number_or_nan(b.value("baseline", json::object()), "ratio");
-    const json change = b.value("ratio_change", json::object());
-    v.change = number_or_nan(change, "change");
-    v.change_ci = interval_of(change, "ci");
-    v.rule = text(change, "rule", "");
-    v.verdict = text(change, "verdict", "-");
-    const json absolute = b.value("absolute", json::object());
-    v.absolute_compared = absolute.value("compared", false);
-    const json abs_change = absolute.value("change", json::object());
-    v.absolute_change = number_or_nan(abs_change, "change");
-    v.absolute_verdict = text(abs_change, "verdict", "");
-    s.baseline.push_back(v);
-  }
-  if (j.contains("metric_choice") && j["metric_choice"].is_object())
-    s.metric_choice = {text(j["metric_choice"], "metric", ""), text(j["metric_choice"], "why", "")};
-  s.other = without(j, kScenarioKeys);
-  return s;
+model::HostInfo host_from_json(const json& host) {
+  model::HostInfo h;
+  h.fingerprint = text(host, "fingerprint", "");
+  h.cpu_model = text(host, "cpu_model", "");
+  h.kernel = text(host, "kernel", "");
+  h.cores = host.value("cores", 0);
+  h.hostname = text(host, "hostname", "");
+  h.note = text(host, "note", "");
+  h.load_before = list_of<double>(host.value("load_before", json::array()));
+  h.load_after = list_of<double>(host.value("load_after", json::array()));
+  h.other =
+      without(host, {"fingerprint", "cpu_model", "kernel", "cores", "hostname", "note", "load_before", "load_after"});
+  return h;
 }
 
 json to_json(const model::ResultsDoc& d) {
@@ -328,20 +241,22 @@ json to_json(const model::ResultsDoc& d) {
   }
   run["git"]["commit"] = d.run.commit;
   run["git"]["dirty"] = d.run.dirty;
-  json host = d.host.other;
-  host["fingerprint"] = d.host.fingerprint;
-  host["cpu_model"] = d.host.cpu_model;
-  host["kernel"] = d.host.kernel;
-  host["cores"] = d.host.cores;
-  if (!d.host.hostname.empty()) host["hostname"] = d.host.hostname;
-  if (!d.host.note.empty()) host["note"] = d.host.note;
-  if (!d.host.load_before.empty()) host["load_before"] = d.host.load_before;
-  if (!d.host.load_after.empty()) host["load_after"] = d.host.load_after;
+  if (d.run.git_source) run["git"]["source"] = *d.run.git_source;
+  if (d.run.reproduce) run["reproduce"] = *d.run.reproduce;
+  if (d.run.perfgate_version) run["perfgate_version"] = *d.run.perfgate_version;
+  if (d.run.seed) run["seed"] = *d.run.seed;
+  if (d.run.options) run["options"] = *d.run.options;
+  if (const auto& b = d.run.baseline)
+    run["baseline"] = b->file ? json{{"file", *b->file}, {"exists", b->exists}, {"tolerance", b->tolerance}}
+                              : json{{"file", nullptr}, {"why", b->why}};
+  if (d.run.started_unix) run["started_unix"] = *d.run.started_unix;
+  if (d.run.finished_unix) run["finished_unix"] = *d.run.finished_unix;
+  if (d.run.lies) run["lies"] = *d.run.lies;
   json scenarios = json::array();
   for (const auto& s : d.scenarios) scenarios.push_back(to_json(s));
   return {{"schema_version", kSchemaVersion},
           {"run", run},
-          {"host", host},
+          {"host", to_json(d.host)},
           {"scenarios", scenarios},
           {"outcome",
            {{"exit_code", d.outcome.exit_code},
@@ -362,32 +277,38 @@ model::ResultsDoc results_from_json(const json& j) {
   const json finished = run.value("finished_at", json(nullptr));
   d.run.finished_at = finished.is_string() ? finished.get<std::string>() : "";
   d.run.stop_reason = text(run, "stop_reason", "");
-  d.run.command_line = strings_of(run.value("command_line", json::array()));
+  d.run.command_line = list_of<std::string>(run.value("command_line", json::array()));
   d.run.shard = shard_from_json(run.value("shard", json(nullptr)));
   for (const auto& m : run.value("merged_from", json::array()))
     d.run.merged_from.push_back({text(m, "file", ""), text(m, "run_id", ""), text(m, "host_fingerprint", ""),
                                  text(m, "hostname", ""), text(m, "commit", ""),
                                  shard_from_json(m.value("shard", json(nullptr))), m.value("exit_code", 0)});
-  d.run.other = without(
-      run, {"id", "profile", "started_at", "finished_at", "stop_reason", "command_line", "shard", "merged_from"});
-  d.run.other["git"] = without(git, {"commit", "dirty"});
-  const json& host = j.value("host", json::object());
-  d.host.fingerprint = text(host, "fingerprint", "");
-  d.host.cpu_model = text(host, "cpu_model", "");
-  d.host.kernel = text(host, "kernel", "");
-  d.host.cores = host.value("cores", 0);
-  d.host.hostname = text(host, "hostname", "");
-  d.host.note = text(host, "note", "");
-  auto loads = [&](const char* key) {
-    std::vector<double> out;
-    for (const auto& x : host.value(key, json::array()))
-      if (x.is_number()) out.push_back(x.get<double>());
-    return out;
+  auto optional_text = [&](const json& from, const char* key) {
+    return from.contains(key) && from[key].is_string() ? std::optional(from[key].get<std::string>()) : std::nullopt;
   };
-  d.host.load_before = loads("load_before");
-  d.host.load_after = loads("load_after");
-  d.host.other =
-      without(host, {"fingerprint", "cpu_model", "kernel", "cores", "hostname", "note", "load_before", "load_after"});
+  auto optional_value = [&](const char* key) { return run.contains(key) ? std::optional(run[key]) : std::nullopt; };
+  auto optional_number = [&](const char* key) {
+    return run.contains(key) && run[key].is_number() ? std::optional(run[key].get<double>()) : std::nullopt;
+  };
+  d.run.reproduce = optional_text(run, "reproduce");
+  d.run.perfgate_version = optional_text(run, "perfgate_version");
+  d.run.git_source = optional_text(git, "source");
+  if (run.contains("seed") && run["seed"].is_number()) d.run.seed = run["seed"].get<std::uint64_t>();
+  d.run.options = optional_value("options");
+  if (run.contains("baseline") && run["baseline"].is_object()) {
+    const json& b = run["baseline"];
+    d.run.baseline = model::BaselineRef{optional_text(b, "file"), b.value("exists", false), b.value("tolerance", 0.0),
+                                        text(b, "why", "")};
+  }
+  d.run.started_unix = optional_number("started_unix");
+  d.run.finished_unix = optional_number("finished_unix");
+  if (run.contains("lies") && run["lies"].is_array()) d.run.lies = list_of<std::string>(run["lies"]);
+  d.run.other = without(
+      run, {"id", "profile", "started_at", "finished_at", "stop_reason", "command_line", "shard", "merged_from",
+            "options", "baseline", "lies", "reproduce", "perfgate_version", "seed", "started_unix", "finished_unix"});
+  d.run.other["git"] = without(git, {"commit", "dirty"});
+  if (d.run.git_source) d.run.other["git"].erase("source");
+  d.host = host_from_json(j.value("host", json::object()));
   for (const auto& s : j.value("scenarios", json::array())) d.scenarios.push_back(scenario_from_json(s));
   const json outcome = j.value("outcome", json::object());
   d.outcome.exit_code = outcome.value("exit_code", 0);

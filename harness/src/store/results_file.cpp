@@ -2,45 +2,44 @@
 
 #include "common/files.hpp"
 #include "measure/host.hpp"
+#include "store/results_codec.hpp"
 
 namespace perfgate::store {
 
-ResultsFile::ResultsFile(fs::path path, json run, json host) : path_(std::move(path)) {
-  // nlohmann::json keeps keys sorted; ordered_json would keep insertion order, but the schema
-  // only asks that schema_version be present, and readers look keys up by name.
-  run["started_unix"] = now_unix();
-  doc_ = {{"schema_version", kSchemaVersion},
-          {"run", std::move(run)},
-          {"host", std::move(host)},
-          {"scenarios", json::array()},
-          {"outcome", {{"exit_code", 0}, {"status", "running"}, {"message", ""}, {"failures", json::array()}}}};
+ResultsFile::ResultsFile(fs::path path, model::RunHeader run, model::HostInfo host) : path_(std::move(path)) {
+  run.started_unix = now_unix();
+  doc_.run = std::move(run);
+  doc_.host = std::move(host);
   write();
 }
 
-void ResultsFile::put_scenario(const json& scenario) {
-  for (auto& s : doc_["scenarios"])
-    if (s["name"] == scenario["name"] && s["profile"] == scenario["profile"]) {
+void ResultsFile::put_scenario(const model::ScenarioResult& scenario) {
+  for (auto& s : doc_.scenarios)
+    if (s.name == scenario.name && s.profile == scenario.profile) {
       s = scenario;
       write();
       return;
     }
-  doc_["scenarios"].push_back(scenario);
+  doc_.scenarios.push_back(scenario);
   write();
 }
 
 void ResultsFile::finish(int exit_code, const std::string& status, const std::string& message,
                          const std::vector<std::string>& failures, const std::string& stop_reason) {
-  doc_["run"]["finished_at"] = now_iso8601();
-  doc_["run"]["finished_unix"] = now_unix();
-  doc_["run"]["stop_reason"] = stop_reason;
-  doc_["host"]["load_after"] = measure::load_average();
-  doc_["outcome"] = {{"exit_code", exit_code}, {"status", status}, {"message", message}, {"failures", failures}};
+  doc_.run.finished_at = now_iso8601();
+  doc_.run.finished_unix = now_unix();
+  doc_.run.stop_reason = stop_reason;
+  const auto load = measure::load_average();
+  doc_.host.load_after.assign(load.begin(), load.end());
+  doc_.outcome = {exit_code, status, message, failures};
   write();
 }
 
+// nlohmann::json keeps keys sorted; readers look keys up by name, and the schema only asks that
+// schema_version be present.
 void ResultsFile::write() const {
   if (path_.empty()) return;
-  write_file_atomic(path_, doc_.dump(1) + "\n");
+  write_file_atomic(path_, to_json(doc_).dump(1) + "\n");
 }
 
 }  // namespace perfgate::store

@@ -1,5 +1,6 @@
 // The results document of one run (docs/results-schema.md), rewritten atomically after every
-// scenario and at every exit, so it always holds what completed and why the run stopped.
+// scenario and at every exit, so it always holds what completed and why the run stopped. It
+// holds model values; store::to_json(model::ResultsDoc) writes them.
 #pragma once
 
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/time_stamp.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::store {
 
@@ -18,18 +20,18 @@ inline constexpr int kSchemaVersion = 1;
 
 class ResultsFile {
  public:
-  ResultsFile(fs::path path, json run, json host);
-  // Adds or replaces (by name) a scenario entry and writes the file.
-  void put_scenario(const json& scenario);
+  ResultsFile(fs::path path, model::RunHeader run, model::HostInfo host);
+  // Adds or replaces (by name and profile) a scenario entry and writes the file.
+  void put_scenario(const model::ScenarioResult& scenario);
   void finish(int exit_code, const std::string& status, const std::string& message,
               const std::vector<std::string>& failures, const std::string& stop_reason);
   void write() const;
-  const json& document() const { return doc_; }
+  const model::ResultsDoc& document() const { return doc_; }
   const fs::path& path() const { return path_; }
 
  private:
   fs::path path_;
-  json doc_;
+  model::ResultsDoc doc_;
 };
 
 // The time stamps live in common/; these names stay for the store's own files.

@@ -84,11 +84,28 @@ void check_scenario(const Checker& c, const json& s, const std::string& at) {
             {"reproduce", kString},
             {"params", kObject},
             {"cpus", kArray}});
+  // The sections written for people and the report, which the codec types too.
+  c.fields(s, at,
+           {{"title", kString},
+            {"source", kString},
+            {"summary", kString},
+            {"anchors", kArray},
+            {"load_before", kArray},
+            {"load_after", kArray},
+            {"commands", kObject},
+            {"phases", kArray},
+            {"parity", kObject},
+            {"postgres", kObject},
+            {"steal", kObject},
+            {"series", kObject},
+            {"extra", kObject},
+            {"metric_choice", kObject}});
   if (s.contains("error")) c.fields(s["error"], at + ".error", {{"exit_code", kInteger}, {"message", kString}});
   if (s.contains("merged_from"))
     c.fields(s["merged_from"], at + ".merged_from",
              {{"file", kString}, {"run_id", kString}, {"host_fingerprint", kString}, {"shard", kObject | kNull}});
-  if (s.contains("stop")) c.fields(s["stop"], at + ".stop", {{"reason", kString}, {"rounds", kInteger}});
+  if (s.contains("stop"))
+    c.fields(s["stop"], at + ".stop", {{"reason", kString}, {"rounds", kInteger}, {"looks", kArray}});
   const json& variants = s.value("variants", json::array());
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const std::string vat = at_index(at + ".variants", i);
@@ -171,7 +188,12 @@ void check_results_shape(const json& doc, const std::string& file) {
             {"shard", kObject | kNull},
             {"merged_from", kArray},
             {"against", kObject},
-            {"baseline", kObject}});
+            {"baseline", kObject},
+            {"reproduce", kString},
+            {"perfgate_version", kString},
+            {"started_unix", kNumber},
+            {"finished_unix", kNumber},
+            {"lies", kArray}});
   // The commit is what every reader keys on; name it when the whole git object is missing.
   if (!run.contains("git")) c.fail("run.git.commit", "missing or not a string");
   c.fields(run["git"], "run.git", {{"commit", kString, true}, {"dirty", kBool}});

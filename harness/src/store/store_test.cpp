@@ -82,6 +82,28 @@ TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
   EXPECT_EQ(store::to_json(doc), original);
   for (const char* typed : {"samples", "summaries", "comparisons", "gates"})
     EXPECT_FALSE(s.other.contains(typed)) << typed << " must come from the structs, not travel untouched";
+  // Every section of a scenario's entry is the codec's: nothing of today's schema is left over.
+  EXPECT_TRUE(s.other.empty()) << s.other.dump();
+  ASSERT_TRUE(s.stop.has_value());
+  EXPECT_EQ(s.stop->rounds, 4);
+  EXPECT_EQ(s.stop->looks, std::vector<int>{4});
+  ASSERT_EQ(s.variants.size(), 2u);
+  EXPECT_EQ(s.variants[1].compare_to.value(), "before");
+  EXPECT_FALSE(s.variants[0].compare_to.has_value());
+  EXPECT_EQ(s.variant_names, (std::vector<std::string>{"before", "after"}));
+  ASSERT_TRUE(s.metric_choice.has_value());
+  EXPECT_EQ(s.metric_choice->metric, "cpu_ms");
+  EXPECT_TRUE(s.metric_choice->figures.contains("busy_wall_ratio_after"));
+  EXPECT_TRUE(s.fixture.has_value() && s.fixture->is_null());  // ab has no fixture: written as null
+  EXPECT_EQ(s.excluded.size(), 1u);
+  EXPECT_EQ(s.load_before.size(), 3u);
+  EXPECT_EQ(doc.run.seed.value(), 7u);
+  EXPECT_TRUE(doc.run.reproduce.has_value());
+  EXPECT_TRUE(doc.run.options.has_value());
+  ASSERT_TRUE(doc.run.baseline.has_value());
+  EXPECT_FALSE(doc.run.baseline->file.has_value());
+  EXPECT_EQ(doc.run.baseline->why, "ab: no --baseline given");
+  EXPECT_EQ(doc.run.git_source.value(), "/work/main");
 }
 
 TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {

@@ -20,25 +20,23 @@ std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const 
                                                       : std::filesystem::path(o.baseline_path));
 }
 
-nlohmann::json baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o) {
-  if (baseline)
-    return {{"file", baseline->file.string()}, {"exists", baseline->exists}, {"tolerance", o.baseline_tolerance}};
-  return {{"file", nullptr},
-          {"why", o.baseline_path == "none" ? "--baseline none"
-                  : !o.against_dir.empty()  ? "--against compares builds, not a change"
-                                            : "ab: no --baseline given"}};
+model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o) {
+  if (baseline) return {baseline->file.string(), baseline->exists, o.baseline_tolerance, ""};
+  return {std::nullopt, false, 0,
+          o.baseline_path == "none" ? "--baseline none"
+          : !o.against_dir.empty()  ? "--against compares builds, not a change"
+                                    : "ab: no --baseline given"};
 }
 
 BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,
-                              const nlohmann::json& results, double alpha, double tolerance) {
+                              const model::ResultsDoc& results, double alpha, double tolerance) {
   std::vector<model::BaselineEntry> now;
   std::vector<std::size_t> owner;
-  const model::ResultsDoc header = store::results_from_json(results);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto& r = *runs[i];
     // Equivalence failed or the run broke: its figures say nothing about speed.
     if (r.exit_code == kExitEquivalence || r.exit_code == kExitRun || !r.error_message.empty()) continue;
-    for (auto& e : gate::entries_from_scenario(header, store::scenario_from_json(r.doc))) {
+    for (auto& e : gate::entries_from_scenario(results, r.result)) {
       now.push_back(std::move(e));
       owner.push_back(i);
     }
@@ -48,9 +46,8 @@ BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, c
   for (std::size_t k = 0; k < checks.size(); ++k) {
     auto& r = *runs[owner[k]];
     const model::GateResult g = gate::baseline_gate(checks[k]);
-    r.doc["gates"].push_back(store::to_json(g));
-    if (!r.doc.contains("baseline")) r.doc["baseline"] = json::array();
-    r.doc["baseline"].push_back(store::to_json(checks[k]));
+    r.result.gates.push_back(g);
+    r.result.baseline.push_back(store::baseline_view(checks[k]));
     ++(checks[k].comparable ? counts.compared : counts.missing);
     if (g.failed() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
   }

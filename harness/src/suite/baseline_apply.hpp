@@ -26,7 +26,7 @@ std::filesystem::path default_baseline_path();
 std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o);
 
 // The results' run.baseline: the file compared with, or why none was.
-nlohmann::json baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o);
+model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o);
 
 struct BaselineCounts {
   int compared = 0;  // entries with a comparable baseline entry
@@ -36,7 +36,7 @@ struct BaselineCounts {
 // Adds a baseline gate and a `baseline` entry to every scenario that reached a verdict;
 // a failed baseline gate turns a passing scenario's exit code into 1.
 BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,
-                              const nlohmann::json& results, double alpha, double tolerance);
+                              const model::ResultsDoc& results, double alpha, double tolerance);
 
 // `perfgate baseline update`: every results file read and checked first (an --against run is
 // refused), then the entries of each gated metric (of `only` scenarios, when named) put into

@@ -13,7 +13,6 @@
 #include "measure/host.hpp"
 #include "plan/plan.hpp"
 #include "run/counting_sample.hpp"
-#include "store/results_codec.hpp"
 #include "suite/calibration_summary.hpp"
 #include "suite/execute.hpp"
 
@@ -81,8 +80,7 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   p.exit_code = outcome.exit_code;
   p.seconds = seconds_since(start);
   if (p.exit_code == kExitInterrupted) throw Interrupted();
-  if (const auto results = store::results_from_json(outcome.results); !results.scenarios.empty())
-    p.scenario = results.scenarios.front();
+  if (!outcome.document.scenarios.empty()) p.scenario = outcome.document.scenarios.front();
   if (p.exit_code >= kExitUsage) {
     std::string why;
     for (const auto& f : outcome.failures) why += f + "; ";
@@ -163,8 +161,9 @@ json run_calibration(const CalibrationOptions& options) {
           {"notes",
            {"false alarms and catches of the gated metric are exit codes of `perfgate ab` (gate); per metric they "
             "are the comparison's verdict, uncorrected for metrics ab does not gate",
-            "detectable_effect_*: from the pooled per-round log-ratio sd of the A/A pairs at their median round count "
-            "and ab's per-look alpha, noise band included (normal approximation)",
+            "detectable_effect_*: stats::detectable_effect_of_spread (the signed-rank test's normal approximation, "
+            "sd x sqrt(pi/3)) of the pooled per-round log-ratio sd of the A/A pairs at their median round count "
+            "and ab's per-look alpha, noise band included; null where that many rounds cannot reject at all",
             "perturbation: median wall under perfgate against the program's own median wall (steady clock from main "
             "to exit): process creation, cgroup placement and exit are the difference"}},
           {"workloads", workloads},

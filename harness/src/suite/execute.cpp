@@ -6,9 +6,11 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
+#include "measure/cgroup.hpp"
 #include "measure/host.hpp"
 #include "postgres/pg_server.hpp"
 #include "run/child.hpp"
+#include "store/results_codec.hpp"
 #include "store/results_file.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/family.hpp"
@@ -21,10 +23,10 @@ using json = nlohmann::json;
 
 namespace {
 
-json host_header() {
-  json host = measure::to_json(measure::host_info());
-  host["load_before"] = measure::load_average();
-  host["load_after"] = nullptr;
+model::HostInfo host_header() {
+  model::HostInfo host = store::host_from_json(measure::to_json(measure::host_info()));
+  const auto load = measure::load_average();
+  host.load_before.assign(load.begin(), load.end());
   return host;
 }
 
@@ -39,16 +41,15 @@ std::filesystem::path results_path_of(const plan::RunOptions& o) {
 void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) {
   const std::string& name = r.sp.manifest.name;
   if (!r.error_message.empty()) failures.push_back(name + ": " + r.error_message);
-  for (const auto& g : r.doc["gates"])
-    if (g["passed"].is_boolean() && !g["passed"].get<bool>() && g["kind"] != "equivalence")
-      failures.push_back(name + ": " + g["kind"].get<std::string>() +
-                         " gate failed: " + g["detail"].get<std::string>());
+  for (const auto& g : r.result.gates)
+    if (g.failed() && g.kind != "equivalence") failures.push_back(name + ": " + g.kind + " gate failed: " + g.detail);
 }
 
 }  // namespace
 
 RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv,
-                        const json& run_extra, const StatusLine& status) {
+                        const json& run_extra, const StatusLine& status,
+                        const std::optional<std::vector<std::string>>& lie_args) {
   auto baseline = load_run_baseline(rp, options);
   install_interrupt_handlers();
   // What runs killed by SIGKILL left behind (cgroups, temporary directories, clusters), with
@@ -57,14 +58,15 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   if (const auto n = fixtures::PgServer::remove_stale_clusters(); n > 0)
     std::cerr << "perfgate: removed " << n << " PostgreSQL cluster director" << (n == 1 ? "y" : "ies")
               << " of runs killed earlier\n";
-  json host = host_header();
-  json run = run_header(rp, argv, run_extra);
-  run["baseline"] = baseline_header(baseline, options);
+  model::RunHeader run = run_header(rp, argv, run_extra);
+  run.baseline = baseline_header(baseline, options);
+  run.lies = lie_args;
   RunOutcome out;
   out.results_path = results_path_of(options);
-  store::ResultsFile results(out.results_path, run, host);
-  if (!host["allowed_cpus"].empty() && host["cgroup"]["cpu_source"] == "rusage" && !options.quiet)
-    std::cerr << "perfgate: note: CPU figures come from rusage (" << host["cgroup"]["note"].get<std::string>() << ")\n";
+  store::ResultsFile results(out.results_path, std::move(run), host_header());
+  if (const auto& cg = measure::cgroup_layout();
+      !measure::allowed_cpus().empty() && cg.cpu_source == "rusage" && !options.quiet)
+    std::cerr << "perfgate: note: CPU figures come from rusage (" << cg.note << ")\n";
 
   const auto reproduce = reproduce_argv(argv, rp.seed);
   TempDir run_dir("perfgate-run-");
@@ -83,14 +85,14 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
     } catch (const Error& e) {
       sr.fail(e);  // could not even start (fixture, program): recorded, and on with the others
     }
-    results.put_scenario(sr.doc);
+    results.put_scenario(sr.result);
     if (out.interrupted) break;
   }
   status.done();
 
   std::vector<model::Comparison*> gated;
   for (auto& r : runs)
-    for (auto& c : r->comparisons)
+    for (auto& c : r->result.comparisons)
       if (c.gated) gated.push_back(&c);
   decide_family(gated, rp.family_total, rp.alpha_per_look, rp.noise);
 
@@ -104,7 +106,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   }
   int exit_code = kExitOk;
   for (auto& r : runs) {
-    results.put_scenario(r->doc);
+    results.put_scenario(r->result);
     collect_failures(*r, out.failures);
     exit_code = worse_exit_code(exit_code, r->exit_code);
   }
@@ -112,7 +114,8 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   results.finish(end.exit_code, end.status, out.failures.empty() ? end.status : out.failures.front(), out.failures,
                  end.stop_reason);
   out.exit_code = end.exit_code;
-  out.results = results.document();
+  out.document = results.document();
+  out.results = store::to_json(out.document);
   return out;
 }
 

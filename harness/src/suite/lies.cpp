@@ -16,7 +16,7 @@ namespace {
 
 struct Ran {
   int exit_code = 0;
-  json scenario;  // the scenario's results document
+  model::ScenarioResult scenario;  // the scenario's entry of the results
 };
 
 // BEFORE against AFTER (+ `lie_args`) at the lies' profile: no other variant, no claim, no
@@ -46,11 +46,11 @@ Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& s
     sp.claims.clear();
   }
   plan::finish_plan(rp, o);
-  RunOutcome out = execute_plan(rp, o, argv, {{"lies", lie_args}}, status);
+  RunOutcome out = execute_plan(rp, o, argv, json::object(), status, lie_args);
   if (out.interrupted) throw Interrupted();
   Ran r;
   r.exit_code = out.exit_code;
-  if (out.results.contains("scenarios") && !out.results["scenarios"].empty()) r.scenario = out.results["scenarios"][0];
+  if (!out.document.scenarios.empty()) r.scenario = out.document.scenarios.front();
   return r;
 }
 
@@ -58,25 +58,10 @@ std::string clip(const std::string& s, std::size_t n = 400) { return s.size() > 
 
 // The run's own words for why it failed: its error, else its first failed gate.
 std::string why(const Ran& r) {
-  const json& d = r.scenario;
-  if (d.contains("error") && d["error"].is_object() && d["error"].contains("message"))
-    return d["error"]["message"].get<std::string>();
-  if (d.contains("gates"))
-    for (const auto& g : d["gates"])
-      if (g.value("passed", true) == false) return g.value("detail", std::string("a gate failed"));
+  if (r.scenario.error) return r.scenario.error->message;
+  for (const auto& g : r.scenario.gates)
+    if (g.failed()) return g.detail.empty() ? "a gate failed" : g.detail;
   return "no gate failed";
-}
-
-// Every measured value of `metric` for `variant`, in round order.
-std::vector<double> values_of(const Ran& r, const std::string& variant, const std::string& metric) {
-  std::vector<double> out;
-  if (!r.scenario.contains("samples")) return out;
-  for (const auto& s : r.scenario["samples"]) {
-    if (s.value("variant", "") != variant || s.value("warmup", false)) continue;
-    if (s.contains("metrics") && s["metrics"].contains(metric))
-      out.push_back(s["metrics"][metric]["value"].get<double>());
-  }
-  return out;
 }
 
 std::string list(const std::vector<double>& v) {
@@ -111,7 +96,8 @@ void judge_exact(LieCheck& c, const std::string& metric, const Ran& honest, cons
               std::to_string(r->exit_code) + "): " + clip(why(*r));
       return;
     }
-  const auto truth = values_of(honest, "after", metric), told = values_of(lie, "after", metric);
+  const auto truth = honest.scenario.measured_values("after", metric);
+  const auto told = lie.scenario.measured_values("after", metric);
   const std::string counts = c.caught_by + " after=" + list(truth) + " lie=" + list(told);
   if (truth.empty() || told.empty()) {
     c.how = counts + ": metric '" + metric + "' missing from the samples";

@@ -45,21 +45,23 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
   return join_command(out);
 }
 
-json run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv, const json& run_extra) {
+model::RunHeader run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv, const json& run_extra) {
   const std::string source = PERFGATE_SOURCE_DIR;
   const GitState git = git_state(source);
-  json run = {{"id", now_iso8601() + "-" + std::to_string(::getpid())},
-              {"started_at", now_iso8601()},
-              {"finished_at", nullptr},
-              {"command_line", argv},
-              {"reproduce", join_command(reproduce_argv(argv, rp.seed))},
-              {"perfgate_version", PERFGATE_VERSION},
-              {"git", {{"commit", git.commit}, {"dirty", git.dirty}, {"source", source}}},
-              {"profile", rp.scenarios.empty() ? "" : rp.scenarios.front().profile},
-              {"seed", rp.seed},
-              {"options", rp.options_json()},
-              {"stop_reason", "running"}};
-  for (const auto& [k, v] : run_extra.items()) run[k] = v;
+  model::RunHeader run;
+  run.other = run_extra.is_object() ? run_extra : json::object();
+  run.id = now_iso8601() + "-" + std::to_string(::getpid());
+  run.started_at = now_iso8601();
+  run.command_line = argv;
+  run.reproduce = join_command(reproduce_argv(argv, rp.seed));
+  run.perfgate_version = PERFGATE_VERSION;
+  run.commit = git.commit;
+  run.dirty = git.dirty;
+  run.git_source = source;
+  run.profile = rp.scenarios.empty() ? "" : rp.scenarios.front().profile;
+  run.seed = rp.seed;
+  run.options = rp.options_json();
+  run.stop_reason = "running";
   return run;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "model/results_model.hpp"
 #include "plan/plan.hpp"
 
 namespace perfgate::suite {
@@ -19,8 +20,9 @@ std::vector<std::string> reproduce_argv(const std::vector<std::string>& argv, st
 std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp);
 
 // id, started_at, command_line, reproduce, version, git, profile, seed, options, and
-// stop_reason "running"; the caller adds baseline and the fields of `run_extra`.
-nlohmann::json run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv,
-                          const nlohmann::json& run_extra);
+// stop_reason "running"; `run_extra` (the CLI's shard, against, batch sections) travels as given.
+// The caller adds the baseline.
+model::RunHeader run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv,
+                            const nlohmann::json& run_extra);
 
 }  // namespace perfgate::suite

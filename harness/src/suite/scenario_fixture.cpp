@@ -42,12 +42,9 @@ void ScenarioRun::prepare_postgres() {
   }
   info.reused = reused;
   fixture = info;
-  doc["postgres"] = {{"server", server.describe()},
-                     {"version", server.server_version()},
-                     {"throwaway", server.throwaway()},
-                     {"template", tname}};
+  result.postgres = model::PostgresInfo{server.describe(), server.server_version(), tname, server.throwaway()};
   if (!server.throwaway())
-    doc["notes"].push_back(
+    result.notes.push_back(
         "PERFGATE_PG_DSN: an external server; its CPU (server_cpu_ms) is not measured, only the "
         "client's");
 }

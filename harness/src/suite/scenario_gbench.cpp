@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "run/gbench_runner.hpp"
+#include "store/results_codec.hpp"
 #include "suite/scenario_run.hpp"
 
 namespace perfgate::suite {
@@ -49,17 +50,17 @@ void ScenarioRun::run_gbench_kind() {
     outcome.rounds = g.rounds;
     outcome.stop_reason = "repetitions";
   } catch (const Interrupted&) {
-    record_interrupt(json::array());
+    record_interrupt({});
     throw;
   } catch (const Error& e) {
     record_error(e);
   }
-  doc["commands"] = {{"gbench", g.argv}};
-  doc["gates"] = json::array();
-  if (error_message.empty()) doc["gates"].push_back(g.equivalence);
-  for (const auto& n : g.notes) doc["notes"].push_back(n);
+  result.commands = std::map<std::string, std::vector<std::string>>{{"gbench", g.argv}};
+  result.gates.clear();
+  if (error_message.empty()) result.gates.push_back(store::gate_from_json(g.equivalence));
+  result.notes.insert(result.notes.end(), g.notes.begin(), g.notes.end());
   analyse();
-  if (!g.context.is_null()) doc["extra"]["gbench_context"] = g.context;
+  if (!g.context.is_null()) result.extra->gbench_context = g.context;
 }
 
 // The manifest's service.gbench binary, once after the rounds; its JSON kept in extra.gbench
@@ -75,24 +76,16 @@ void ScenarioRun::run_microbenchmarks() {
     if (auto at = arg.find("{fixture}"); at != std::string::npos && fixture) arg.replace(at, 9, fixture->location);
     args.push_back(arg);
   }
-  const auto bin = run::run_gbench_binary(m.name, (m.dir / g["program"].get<std::string>()).string(), args,
-                                          run_dir.subdir("gbench"), sp.cpus, sp.timeout_s);
+  const std::string program = g.value("program", "");
+  const auto bin =
+      run::run_gbench_binary(m.name, (m.dir / program).string(), args, run_dir.subdir("gbench"), sp.cpus, sp.timeout_s);
   if (bin.result.exit_code != 0) {
-    doc["notes"].push_back("microbenchmark " + g["program"].get<std::string>() +
-                           " failed: " + tail_of_file(bin.stderr_path, 300));
+    result.notes.push_back("microbenchmark " + program + " failed: " + tail_of_file(bin.stderr_path, 300));
     return;
   }
-  const json& j = bin.doc;
-  if (!j.is_object()) return;
-  json rows = json::array();
-  for (const auto& b : j.value("benchmarks", json::array()))
-    rows.push_back({{"name", b.value("name", "")},
-                    {"real_time", b.value("real_time", 0.0)},
-                    {"cpu_time", b.value("cpu_time", 0.0)},
-                    {"time_unit", b.value("time_unit", "ns")},
-                    {"iterations", b.value("iterations", 0)}});
-  doc["extra"]["gbench"] = {
-      {"program", g["program"]}, {"context", j.value("context", json::object())}, {"benchmarks", rows}};
+  if (!bin.doc.is_object()) return;
+  if (!result.extra) result.extra.emplace();
+  result.extra->microbenchmarks = store::microbenchmarks_from_gbench(program, bin.doc);
 }
 
 }  // namespace perfgate::suite

@@ -17,17 +17,26 @@
 
 namespace perfgate::suite {
 
-json ScenarioRun::variants_json() const {
-  json out = json::array();
-  for (const auto& v : sp.variants)
-    out.push_back({{"name", v.name},
-                   {"label", v.label},
-                   {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
-                   {"sweep", v.sweep},
-                   {"gated", v.gated()},
-                   {"equivalence", v.equivalence.empty() ? "digest" : "extra." + v.equivalence},
-                   {"workload", v.workload}});
-  return out;
+void ScenarioRun::describe() {
+  const auto& m = sp.manifest;
+  result.name = m.name;
+  result.title = m.title;
+  result.source = m.source;
+  result.summary = m.summary;
+  result.kind = m.kind;
+  result.profile = sp.profile;
+  result.policy = sp.policy;
+  result.primary_metric = m.primary_metric;
+  result.params = sp.params;
+  result.cpus = sp.cpus;
+  const auto load = measure::load_average();
+  result.load_before.assign(load.begin(), load.end());
+  for (const auto& v : sp.variants) {
+    result.variants.push_back({v.name, v.label, v.compare_to, v.sweep, v.gated(),
+                               v.equivalence.empty() ? "digest" : "extra." + v.equivalence, v.workload});
+    result.variant_names.push_back(v.name);
+  }
+  result.anchors = store::anchors_from_json(m.anchors);  // the manifest's, as declared
 }
 
 std::vector<run::VariantCommand> ScenarioRun::commands() const {
@@ -118,25 +127,10 @@ std::string ScenarioRun::prefix() const {
 }
 
 void ScenarioRun::execute() {
-  const auto& m = sp.manifest;
-  doc = {{"name", m.name},
-         {"title", m.title},
-         {"source", m.source},
-         {"summary", m.summary},
-         {"kind", m.kind},
-         {"profile", sp.profile},
-         {"policy", sp.policy},
-         {"primary_metric", m.primary_metric},
-         {"params", sp.params},
-         {"cpus", sp.cpus},
-         {"load_before", measure::load_average()},
-         {"variants", variants_json()},
-         {"anchors", m.anchors},
-         {"excluded", json::array()},
-         {"notes", json::array()}};
+  describe();
   prepare_fixture();
-  doc["fixture"] = fixture ? fixture->to_json() : json();
-  if (m.kind == "gbench")
+  result.fixture = fixture ? fixture->to_json() : json();
+  if (sp.manifest.kind == "gbench")
     run_gbench_kind();
   else
     run_rounds();
@@ -149,9 +143,8 @@ void ScenarioRun::run_rounds() {
   run::BatchPlan bp;
   bp.scenario = m.name;
   bp.variants = commands();
-  json cmds = json::object();
-  for (const auto& c : bp.variants) cmds[c.name] = c.argv;
-  doc["commands"] = cmds;
+  result.commands.emplace();
+  for (const auto& c : bp.variants) (*result.commands)[c.name] = c.argv;
   bp.cpus = sp.cpus;
   bp.warmup = sp.warmup;
   bp.max_rounds = sp.max_rounds;
@@ -160,7 +153,7 @@ void ScenarioRun::run_rounds() {
   bp.looks = sp.looks;
   bp.duet = sp.duet;
   bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
-  for (const auto& c : m.measure) doc["notes"].push_back(run::counting_note(c));
+  for (const auto& c : m.measure) result.notes.push_back(run::counting_note(c));
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);
   if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
 
@@ -180,21 +173,16 @@ void ScenarioRun::run_rounds() {
     service = service_plan();
     if (PhasedService::wanted(m)) {
       phased.emplace(sp, service, run_dir);
-      doc["phases"] = phased->phases();
+      result.phases = phased->phases();
     }
     hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
       if (phased) return phased->take(variant, round, warmup, order, serial);
       return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
     };
   }
-  auto gates_now = [&] {
-    if (phased) {
-      json agreement = json::array();
-      for (const auto& g : phased->gates()) agreement.push_back(store::to_json(g));
-      return agreement;
-    }
-    return m.kind == "service" ? json::array({store::to_json(responses.result())})
-                               : json::array({store::to_json(equivalence.result())});
+  auto gates_now = [&]() -> std::vector<model::GateResult> {
+    if (phased) return phased->gates();
+    return {m.kind == "service" ? responses.result() : equivalence.result()};
   };
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
   // at each look and once more where the next checkpoint would not fit the budget.
@@ -217,10 +205,9 @@ void ScenarioRun::run_rounds() {
   try {
     // A parity scenario: its own BEFORE and AFTER must agree on every request first (exit 3).
     if (m.kind == "service" && parity::wanted(m.service))
-      doc["parity"] = parity::bundled_agreement(service, run_dir.path());
+      result.parity = model::Parity{parity::bundled_agreement(service, run_dir.path()), std::nullopt};
     run::run_batch(bp, run_dir, hooks, outcome);
-    if (doc.contains("parity"))
-      doc["parity"]["measures"] = parity::bundled_measures(service, run_dir.path(), outcome.samples);
+    if (result.parity) result.parity->measures = parity::bundled_measures(service, run_dir.path(), outcome.samples);
     if (budgeted) {
       outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
       const std::string n = std::to_string(outcome.rounds), budget = std::to_string(static_cast<int>(sp.look_budget_s));
@@ -239,7 +226,7 @@ void ScenarioRun::run_rounds() {
   } catch (const Error& e) {
     record_error(e);
   }
-  doc["gates"] = gates_now();
+  result.gates = gates_now();
   analyse();
   run_microbenchmarks();
 }
@@ -250,76 +237,65 @@ void ScenarioRun::record_error(const Error& e) {
   exit_code = e.code();
 }
 
-void ScenarioRun::record_interrupt(json gates) {
+void ScenarioRun::record_interrupt(std::vector<model::GateResult> gates) {
   outcome.stop_reason = "interrupted";
-  doc["gates"] = std::move(gates);
+  result.gates = std::move(gates);
   analyse();
 }
 
 void ScenarioRun::fail(const Error& e) {
   record_error(e);
-  if (!doc.contains("gates")) doc["gates"] = json::array();
   analyse();
 }
 
 void ScenarioRun::analyse() {
-  json samples = json::array();
-  for (const auto& s : outcome.samples) samples.push_back(store::to_json(s));
-  doc["samples"] = samples;
-  doc["summaries"] = store::to_json(gate::summarize_samples(outcome.samples));
+  result.samples = outcome.samples;
+  result.summaries = gate::summarize_samples(outcome.samples);
   // Per variant: what its CPUs lost to the hypervisor and how much of the wall noise that was.
-  doc["steal"] = json::object();
-  for (const auto& v : sp.variants) doc["steal"][v.name] = run::summarise_steal(outcome.samples, v.name);
-  comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
+  result.steal.emplace();
+  for (const auto& v : sp.variants) (*result.steal)[v.name] = run::summarise_steal(outcome.samples, v.name);
+  result.comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
   if (sp.choose_metric) {
     auto choice = gate::choose_ab_metric(outcome.samples);
-    doc["metric_choice"] = gate::to_json(choice);
-    doc["primary_metric"] = choice.metric;
+    result.metric_choice = store::choice_view(choice);
+    result.primary_metric = choice.metric;
   }
   std::vector<model::Comparison*> informational;
-  for (auto& c : comparisons)
+  for (auto& c : result.comparisons)
     if (!c.gated) informational.push_back(&c);
   gate::decide_exploratory(informational, rp.alpha, rp.noise);
-  json series = json::object(), extra = json::object();
+  // The series and extra figures of each variant's last measured sample that has them.
+  result.series.emplace();
+  result.extra.emplace();
   for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
     if (it->warmup) continue;
-    if (!series.contains(it->variant) && !it->series.empty()) series[it->variant] = it->series;
-    if (!extra.contains(it->variant) && !it->extra.empty()) extra[it->variant] = it->extra;
+    if (!it->series.empty()) result.series->emplace(it->variant, it->series);
+    if (!it->extra.empty()) result.extra->variants.emplace(it->variant, it->extra);
   }
-  doc["series"] = series;
-  doc["extra"] = extra;
-  doc["stop"] = {{"reason", outcome.stop_reason}, {"rounds", outcome.rounds}, {"looks", outcome.looks_taken}};
-  doc["load_after"] = measure::load_average();
+  result.stop = model::Stop{outcome.stop_reason, outcome.rounds, outcome.looks_taken};
+  const auto load = measure::load_average();
+  result.load_after = std::vector<double>(load.begin(), load.end());
   int warm = 0;
   for (const auto& s : outcome.samples) warm += s.warmup;
   if (warm)
-    doc["excluded"].push_back({{"what", std::to_string(warm) + " warm-up samples"},
-                               {"why",
-                                "warm-up rounds fill caches and page in the program; they are kept in "
-                                "samples but left out of every summary and comparison"}});
-  if (!error_message.empty()) doc["error"] = {{"exit_code", exit_code}, {"message", error_message}};
-  doc["reproduce"] = reproduce;
-  comparisons_to_doc();
-}
-
-void ScenarioRun::comparisons_to_doc() {
-  json cs = json::array();
-  for (const auto& c : comparisons) cs.push_back(store::to_json(c));
-  doc["comparisons"] = cs;
+    result.excluded.push_back({std::to_string(warm) + " warm-up samples",
+                               "warm-up rounds fill caches and page in the program; they are kept in "
+                               "samples but left out of every summary and comparison"});
+  if (!error_message.empty()) result.error = model::ScenarioResult::Error{exit_code, error_message, std::nullopt};
+  result.reproduce = reproduce;
 }
 
 const model::Comparison* ScenarioRun::find(const std::string& variant, const std::string& metric) const {
-  for (const auto& c : comparisons)
+  for (const auto& c : result.comparisons)
     if (c.variant == variant && c.baseline == "before" && c.metric == metric) return &c;
   return nullptr;
 }
 
 void ScenarioRun::finalise() {
-  comparisons_to_doc();
   if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
-  const std::string primary = doc.value("primary_metric", sp.manifest.primary_metric);
+  const std::string primary = result.primary_metric.empty() ? sp.manifest.primary_metric : result.primary_metric;
   const model::GateResult g = gate::policy_gate(find("after", primary), primary, sp.policy);
-  doc["gates"].push_back(store::to_json(g));
+  result.gates.push_back(g);
   bool ok = !g.failed();
   // Whatever is gated, the guard metric (wall time) must not regress beyond its noise.
   // A guard metric this kind of scenario does not measure (a gbench binary has no wall_ms) is
@@ -328,23 +304,22 @@ void ScenarioRun::finalise() {
   const model::Comparison* guarded =
       guard.metric != "none" && guard.metric != primary ? find("after", guard.metric) : nullptr;
   if (guard.metric != "none" && guard.metric != primary && !guarded)
-    doc["notes"].push_back("guard: " + guard.metric + " was not measured on both sides, so nothing guards it");
+    result.notes.push_back("guard: " + guard.metric + " was not measured on both sides, so nothing guards it");
   if (guarded) {
     const model::GateResult gg = gate::guard_gate(guarded, guard, gate::guard_band(outcome.samples, guard, rp.noise));
     ok = ok && !gg.failed();
-    doc["gates"].push_back(store::to_json(gg));
+    result.gates.push_back(gg);
   }
   if (sp.policy == "improve")
     for (const auto& claim : sp.claims) {
       const model::GateResult cg = gate::claim_gate(find("after", claim.metric), claim);
       ok = ok && !cg.failed();
-      doc["gates"].push_back(store::to_json(cg));
+      result.gates.push_back(cg);
     }
-  if (doc.contains("parity"))  // exact per-route statement counts of AFTER (parity/bundled.hpp)
-    for (const auto& sg : parity::statement_gates(doc["parity"], sp.manifest.service)) {
+  if (result.parity)  // exact per-route statement counts of AFTER (parity/bundled.hpp)
+    for (const auto& sg : parity::statement_gates(result.parity->agreement, sp.manifest.service)) {
       ok = ok && sg.passed;
-      const model::GateResult statements("claim", "statements per request on " + sg.route, sg.passed, sg.detail);
-      doc["gates"].push_back(store::to_json(statements));
+      result.gates.emplace_back("claim", "statements per request on " + sg.route, sg.passed, sg.detail);
     }
   if (!ok) exit_code = kExitPerformance;
   fill_anchors();
@@ -352,17 +327,16 @@ void ScenarioRun::finalise() {
 
 // The write-ups' published figures beside ours: each anchor gets our medians and their ratio.
 void ScenarioRun::fill_anchors() {
-  json anchors = doc["anchors"];
-  for (auto& a : anchors) {
-    const std::string metric = a.value("metric", "");
-    const std::string bv = a.value("before_variant", "before"), av = a.value("after_variant", "after");
-    const auto& sum = doc["summaries"];
-    if (sum.contains(bv) && sum[bv].contains(metric) && sum.contains(av) && sum[av].contains(metric)) {
-      double b = sum[bv][metric]["median"], af = sum[av][metric]["median"];
-      a["ours"] = {{"before", b}, {"after", af}, {"ratio", b != 0 ? json(af / b) : json()}};
-    }
+  auto median = [&](const std::string& variant, const std::string& metric) -> std::optional<double> {
+    const auto v = result.summaries.find(variant);
+    if (v == result.summaries.end()) return std::nullopt;
+    const auto m = v->second.find(metric);
+    return m == v->second.end() ? std::nullopt : std::optional(m->second.s.median);
+  };
+  for (auto& a : result.anchors) {
+    const auto b = median(a.before_variant, a.metric), af = median(a.after_variant, a.metric);
+    if (b && af) a.ours = model::Anchor::Ours{*b, *af, *b != 0 ? std::optional(*af / *b) : std::nullopt};
   }
-  doc["anchors"] = anchors;
 }
 
 }  // namespace perfgate::suite

@@ -1,6 +1,7 @@
 // One scenario through the data flow: fixture → runner → stats → gates, into its entry of the
-// results document. Verdicts are provisional until the run's Holm family is decided
-// (suite/family.hpp); finalise() then adds the policy and claim gates and the exit code.
+// results document (`result`, a model value: store/results_codec.hpp encodes it). Verdicts are
+// provisional until the run's Holm family is decided (suite/family.hpp); finalise() then adds
+// the policy and claim gates and the exit code.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -34,9 +35,8 @@ struct ScenarioRun {
   std::string reproduce;  // the command that re-runs exactly this scenario
   PgContext* pg = nullptr;
 
-  json doc;
+  model::ScenarioResult result;  // comparisons are the run's Holm family's to decide (execute.cpp)
   run::BatchOutcome outcome;
-  std::vector<model::Comparison> comparisons;
   std::optional<fixtures::FixtureInfo> fixture;
   std::string error_message;
   int exit_code = kExitOk;
@@ -56,7 +56,7 @@ struct ScenarioRun {
   std::string prefix() const;
 
  private:
-  json variants_json() const;
+  void describe();  // what the scenario is, from its plan and manifest
   std::vector<run::VariantCommand> commands() const;
   std::vector<gate::VariantPair> pairs() const;
   bool clear_at_look(const std::vector<run::Sample>& measured) const;
@@ -64,8 +64,7 @@ struct ScenarioRun {
   // The rounds stopped: by an error (recorded; the scenario exits with its code) or by an
   // interrupt (what completed is analysed with `gates` as they stood; the caller rethrows).
   void record_error(const Error& e);
-  void record_interrupt(json gates);
-  void comparisons_to_doc();
+  void record_interrupt(std::vector<model::GateResult> gates);
   void fill_anchors();
   void run_rounds();
 

@@ -131,11 +131,8 @@ struct Analysed {
     for (std::size_t i = 0; i < ratios.size(); ++i) {
       auto r = std::make_unique<ScenarioRun>(rp.scenarios[i], rp, status, dir, static_cast<int>(i),
                                              static_cast<int>(ratios.size()));
-      r->doc = {{"name", rp.scenarios[i].manifest.name},
-                {"profile", "quick"},
-                {"gates", json::array()},
-                {"excluded", json::array()},
-                {"anchors", json::array()}};
+      r->result.name = rp.scenarios[i].manifest.name;
+      r->result.profile = "quick";
       for (int k = 1; k <= rounds; ++k)
         for (const std::string v : {"before", "after"}) {
           run::Sample s;
@@ -152,14 +149,19 @@ struct Analysed {
     }
     std::vector<model::Comparison*> gated;
     for (auto& r : runs)
-      for (auto& c : r->comparisons)
+      for (auto& c : r->result.comparisons)
         if (c.gated) gated.push_back(&c);
     decide_family(gated, 0, rp.alpha, rp.noise);
     for (auto& r : runs) r->finalise();
   }
-  json results() const {
-    return {{"run", {{"id", "test"}, {"git", {{"commit", "abc"}, {"dirty", false}}}}},
-            {"host", {{"cpu_model", "test cpu"}, {"cores", 2}, {"kernel", "test"}}}};
+  model::ResultsDoc results() const {
+    model::ResultsDoc d;
+    d.run.id = "test";
+    d.run.commit = "abc";
+    d.host.cpu_model = "test cpu";
+    d.host.cores = 2;
+    d.host.kernel = "test";
+    return d;
   }
 };
 
@@ -172,8 +174,9 @@ TEST(BaselineApply, AMetricWithNoEntryIsCountedMissingAndChangesNoExitCode) {
   EXPECT_EQ(counts.compared, 0);
   EXPECT_EQ(counts.missing, 1);
   EXPECT_EQ(a.runs[0]->exit_code, kExitOk);
-  ASSERT_TRUE(a.runs[0]->doc.contains("baseline"));
-  EXPECT_EQ(a.runs[0]->doc["baseline"].size(), 1u);
+  ASSERT_EQ(a.runs[0]->result.baseline.size(), 1u);
+  EXPECT_FALSE(a.runs[0]->result.baseline[0].compared);
+  EXPECT_EQ(store::to_json(a.runs[0]->result)["baseline"][0]["status"], "no comparable baseline");
 }
 
 TEST(BaselineApply, LosingAnAcceptedImprovementFailsThePassingScenario) {
@@ -186,8 +189,7 @@ TEST(BaselineApply, LosingAnAcceptedImprovementFailsThePassingScenario) {
   ASSERT_EQ(now.runs[0]->exit_code, kExitOk);
   store::Baseline b;
   b.exists = true;
-  b.entries = gate::entries_from_scenario(store::results_from_json(accepted.results()),
-                                          store::scenario_from_json(accepted.runs[0]->doc));
+  b.entries = gate::entries_from_scenario(accepted.results(), accepted.runs[0]->result);
   ASSERT_EQ(b.entries.size(), 1u);
   auto counts = apply_baseline(now.runs, b, now.results(), 0.05, 0.05);
   EXPECT_EQ(counts.compared, 1);
@@ -200,13 +202,50 @@ TEST(BaselineApply, ScenariosWithoutAVerdictAreLeftAlone) {
   a.runs[0]->exit_code = kExitEquivalence;
   a.runs[1]->exit_code = kExitRun;
   a.runs[1]->error_message = "crashed";
-  auto gates_before = a.runs[0]->doc["gates"].size();
+  auto gates_before = a.runs[0]->result.gates.size();
   store::Baseline none;
   auto counts = apply_baseline(a.runs, none, a.results(), 0.05, 0.05);
   EXPECT_EQ(counts.compared + counts.missing, 0);
-  EXPECT_EQ(a.runs[0]->doc["gates"].size(), gates_before);
-  EXPECT_FALSE(a.runs[1]->doc.contains("baseline"));
+  EXPECT_EQ(a.runs[0]->result.gates.size(), gates_before);
+  EXPECT_TRUE(a.runs[1]->result.baseline.empty());
   EXPECT_EQ(a.runs[0]->exit_code, kExitEquivalence);
+}
+
+// The entry a scenario's run makes is the model value the results file holds: every section it
+// fills (anchors with our medians, the stop, exclusions, a PostgreSQL fixture, the parity pass,
+// microbenchmarks) encodes and reads back to the same JSON, so no section is written that the
+// codec does not own.
+TEST(ScenarioEntry, EverySectionTheRunFillsReadsBackAsWritten) {
+  Analysed a;
+  a.rp.scenarios.push_back(scenario_plan("s0"));
+  a.rp.scenarios[0].manifest.anchors =
+      json::array({{{"metric", "cpu_ms"}, {"before", 10}, {"after", 5}, {"label", "published"}}, {{"metric", "rps"}}});
+  a.build({0.5});
+  ScenarioRun& r = *a.runs[0];
+  r.result.anchors = store::anchors_from_json(a.rp.scenarios[0].manifest.anchors);
+  r.finalise();  // again, with the anchors: only the policy gate is added twice
+  ASSERT_EQ(r.result.anchors.size(), 2u);
+  ASSERT_TRUE(r.result.anchors[0].ours.has_value());
+  EXPECT_NEAR(r.result.anchors[0].ours->ratio.value(), 0.5, 0.02);
+  EXPECT_FALSE(r.result.anchors[1].ours.has_value());  // rps was not measured
+  r.result.postgres = model::PostgresInfo{"throwaway cluster", "16.4", "tpl_s0", true};
+  r.result.parity = model::Parity{{{"statements", json::object()}}, json{{"after", {{"rss_kib", 1}}}}};
+  r.result.extra->microbenchmarks = store::microbenchmarks_from_gbench(
+      "bench", {{"context", {{"host_name", "h"}}},
+                {"benchmarks", {{{"name", "BM_x"}, {"real_time", 2.5}, {"cpu_time", 2.0}, {"iterations", 7}}}}});
+  r.result.commands = std::map<std::string, std::vector<std::string>>{{"before", {"prog", "run"}},
+                                                                      {"after", {"prog", "run", "--fast"}}};
+  const json written = store::to_json(r.result);
+  EXPECT_EQ(written["stop"]["rounds"], 12);
+  EXPECT_EQ(written["anchors"][0]["label"], "published");
+  EXPECT_EQ(written["anchors"][0]["ours"]["before"], r.result.summaries["before"]["cpu_ms"].s.median);
+  EXPECT_FALSE(written["anchors"][1].contains("ours"));
+  EXPECT_EQ(written["postgres"]["template"], "tpl_s0");
+  EXPECT_EQ(written["parity"]["measures"]["after"]["rss_kib"], 1);
+  EXPECT_EQ(written["extra"]["gbench"]["benchmarks"][0]["iterations"], 7);
+  EXPECT_TRUE(written["fixture"].is_null() || !written.contains("fixture"));
+  EXPECT_EQ(store::to_json(store::scenario_from_json(written)), written);
+  EXPECT_TRUE(store::scenario_from_json(written).other.empty()) << store::scenario_from_json(written).other.dump();
 }
 
 }  // namespace

@@ -1,0 +1,66 @@
+// How the results codec (results_codec.cpp, scenario_codec.cpp) reads a field it did not
+// write itself: leniently, since store/results_shape.hpp has already named every field of the
+// wrong type, and a field a reader does not need may be missing from an older file.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "model/results_model.hpp"
+
+namespace perfgate::store::codec {
+
+using json = nlohmann::json;
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A string field, or `fallback` when it is missing or not a string (older files wrote some as null).
+inline std::string text(const json& j, const char* key, const char* fallback) {
+  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
+}
+
+// What is not finite is written as null, and null reads back as NaN.
+inline json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+inline double number_or_nan(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
+}
+
+// [lo, hi], an end that is null (not finite when written) read as NaN.
+inline std::array<double, 2> interval_of(const json& j, const char* key) {
+  const json ci = j.value(key, json::array());
+  auto end = [&](std::size_t i) { return ci.size() == 2 && ci[i].is_number() ? ci[i].get<double>() : kNaN; };
+  return {end(0), end(1)};
+}
+
+// The keys a typed section owns taken out; everything else of the object goes to `other`.
+inline json without(const json& j, std::initializer_list<const char*> keys) {
+  json out = j;
+  for (const char* k : keys) out.erase(k);
+  return out;
+}
+
+// The elements of an array of type T (numbers, strings); others are skipped.
+template <typename T>
+std::vector<T> list_of(const json& j) {
+  std::vector<T> out;
+  for (const auto& x : j.is_array() ? j : json::array()) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      if (x.is_string()) out.push_back(x.get<std::string>());
+    } else if (x.is_number()) {
+      out.push_back(x.get<T>());
+    }
+  }
+  return out;
+}
+
+// run.shard and a merged scenario's shard (results_codec.cpp); null when there is none.
+json to_json(const std::optional<model::Shard>& shard);
+std::optional<model::Shard> shard_from_json(const json& j);
+
+}  // namespace perfgate::store::codec
