@@ -168,6 +168,8 @@ def test_capacity_measures_per_server(perfgate, requests_file, tmp_path, tag):
         assert s["plateau"]["rps"] > 0 and s["arithmetic"]["predicted_rps"] > 0
         assert len(s["offered"]) == 3 and all(o["achieved_rps"] > 0 for o in s["offered"])
         assert s["cold_start_ms"] > 0 and s["rss_idle_kib"] > 0 and s["rss_peak_kib"] >= s["rss_idle_kib"]
+        assert s["pss_kib"] > 0  # a page once, where RSS counts it once per mapping
+        assert all(c["drained_s"] >= 0 and c["window_s"] >= 0.15 for c in s["concurrency"])
         assert s["bytes_per_response"] > 100
     assert not servers_with(tag)
 
@@ -186,6 +188,23 @@ def test_interrupt_leaves_no_server_behind(perfgate_bin, requests_file, tmp_path
     assert p.returncode == 130, err
     assert not servers_with(tag)
     assert not list(pathlib.Path(os.environ.get("TMPDIR", "/tmp")).glob(f"perfgate-run-{p.pid}-*"))
+
+
+def test_interrupt_mid_window_does_not_wait_for_the_window_to_end(perfgate_bin, requests_file, tmp_path, tag):
+    # 120 s windows: Ctrl-C must end the load at once, not after the window.
+    p = subprocess.Popen([perfgate_bin, "parity", "--serve-a", serve(tag), "--serve-b", serve(tag), "--requests",
+                          str(requests_file), "--out", str(tmp_path / "out"), "--rounds", "2", "--window-s", "120",
+                          "--warmup-s", "0", "--no-capacity"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 30
+    while len(servers_with(tag)) < 2 and time.time() < deadline:
+        time.sleep(0.05)
+    time.sleep(3)  # the agreement pass is over and the first window under way
+    sent = time.time()
+    p.send_signal(signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130, err
+    assert time.time() - sent < 20, f"took {time.time() - sent:.1f} s to stop"
+    assert not servers_with(tag)
 
 
 @pytest.mark.parametrize("content,needle", [

@@ -77,6 +77,7 @@ class Engine {
       io_.run();
     }
     LoadResult r = collect();
+    r.stopped = stopped_;
     r.client_cpu_s = perfgate::ns_to_ms(perfgate::thread_cpu_ns()) / 1e3 - cpu0;
     r.client_wall_s = seconds_between(t0_, Clock::now());
     return r;
@@ -143,7 +144,7 @@ class Engine {
     release();
     while (!finished_) {
       io_.poll();
-      if (finished_) break;
+      if (finished_ || stop_requested()) break;
       auto wake = woke + tick;
       if (next_k_ < total_) wake = std::max(wake, intended(next_k_));
       sleep_until(wake);
@@ -306,13 +307,21 @@ class Engine {
     c.buf.clear();
   }
 
+  // The caller asked to stop (Ctrl-C): leave io_.run() now; ~Engine closes the connections.
+  bool stop_requested() {
+    if (finished_ || !o_.stop || !o_.stop()) return false;
+    stopped_ = finished_ = true;
+    io_.stop();
+    return true;
+  }
+
   // Timeouts: a periodic sweep (cheaper than a timer per request). Also ends an open-loop
   // drain that the server cannot finish.
   void arm_watchdog() {
     const double tick = std::clamp(o_.timeout_s / 10.0, 0.001, 0.05);
     watchdog_.expires_after(seconds(tick));
     watchdog_.async_wait([this](error_code ec) {
-      if (ec || finished_) return;
+      if (ec || finished_ || stop_requested()) return;
       const auto now = Clock::now();
       const auto limit = seconds(o_.timeout_s);
       for (auto& c : conns_) {
@@ -390,7 +399,7 @@ class Engine {
   bool open_loop_ = false;
   bool stopping_ = false;
   bool schedule_done_ = false;
-  bool finished_ = false;
+  bool finished_ = false, stopped_ = false;
   double interval_ = 0;
   Clock::time_point t0_, measure_start_, window_end_, last_done_, drain_deadline_;
   std::uint64_t next_k_ = 0, total_ = 0, issued_measured_ = 0;

@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -109,9 +110,14 @@ struct LoadOptions {
   // When set, every answer (warm-up included) is checked in it as it arrives; the caller
   // names the run with book->begin() first. Only touched by the load thread while it runs.
   ResponseBook* book = nullptr;
+  // Polled every few tens of ms (the watchdog's tick) and per open-loop tick; when it returns
+  // true the run ends at once, answers in flight dropped, and LoadResult::stopped is set. The
+  // harness passes its SIGINT/SIGTERM flag, so Ctrl-C does not wait out a 20 s window.
+  std::function<bool()> stop;
 };
 
 struct LoadResult {
+  bool stopped = false;  // LoadOptions::stop ended the run early: the figures are partial
   // The measured window (warm-up excluded).
   std::uint64_t requests = 0;           // requests sent or due: responses + errors + timeouts
   std::uint64_t responses = 0;          // complete responses, any status

@@ -8,7 +8,6 @@
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
-#include "load/http_load.hpp"
 #include "parity/fingerprint.hpp"
 #include "parity/served_server.hpp"
 
@@ -47,8 +46,12 @@ load::LoadOptions load_options(const Target& t, const TimedOptions& o, int round
 void sample_shapes(const Target& t, const std::vector<std::string>& paths, int n, double window_s, int round,
                    const std::atomic<bool>& done, Window& w) {
   Client c(t.url, 10);
+  const auto gap = std::chrono::duration<double>(window_s / (n + 1));
   for (int i = 0; i < n && !done; ++i) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(window_s / (n + 1)));
+    // In short steps, so a window that ends early (Ctrl-C) does not wait out a long gap.
+    for (auto until = std::chrono::steady_clock::now() + gap; !done && std::chrono::steady_clock::now() < until;)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (done) break;
     const std::string& p = paths[(static_cast<std::size_t>(round) * static_cast<std::size_t>(n) + i) % paths.size()];
     Answer a = c.get(p);
     ++w.sampled;
@@ -62,6 +65,19 @@ void sample_shapes(const Target& t, const std::vector<std::string>& paths, int n
 
 }  // namespace
 
+load::LoadResult drive(const Target& t, load::LoadOptions l, const load::RequestSet& set) {
+  check_interrupted();
+  l.stop = [] { return interrupted(); };
+  load::LoadResult r;
+  try {
+    r = load::run_load(l, set);
+  } catch (const std::exception& e) {
+    throw RunError("server " + t.name + " (" + t.url.text + "): the load generator failed: " + e.what());
+  }
+  check_interrupted();
+  return r;
+}
+
 Window time_window(const Target& t, const std::vector<std::string>& paths, const TimedOptions& o, int round) {
   std::vector<std::string> full;
   for (const auto& p : paths) full.push_back(t.url.prefix + p);
@@ -69,11 +85,7 @@ Window time_window(const Target& t, const std::vector<std::string>& paths, const
   load::LoadOptions l = load_options(t, o, round);
   auto load = [&](double seconds) {
     l.duration_s = seconds;
-    try {
-      return load::run_load(l, prefixed);
-    } catch (const std::exception& e) {
-      throw RunError("server " + t.name + " (" + t.url.text + "): the load generator failed: " + e.what());
-    }
+    return drive(t, l, prefixed);
   };
   if (o.warmup_s > 0) load(o.warmup_s);  // outside the window: caches fill, nothing is counted
   check_interrupted();

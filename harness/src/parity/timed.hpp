@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "load/http_load.hpp"
 #include "parity/http_client.hpp"
 
 namespace perfgate::parity {
@@ -41,6 +42,10 @@ struct Window {
   std::vector<std::string> hollow;  // "PATH: fingerprint X, agreement pass Y"
   nlohmann::json to_json() const;
 };
+
+// One load run against `t` over `set`: a generator failure is a RunError naming the server, and
+// Ctrl-C ends it at once (throws Interrupted; a stopped run's partial figures are never returned).
+load::LoadResult drive(const Target& t, load::LoadOptions l, const load::RequestSet& set);
 
 // One window on one target (warm-up first, outside it). Throws RunError when the load fails.
 Window time_window(const Target& t, const std::vector<std::string>& paths, const TimedOptions& o, int round);

@@ -112,16 +112,20 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   o.cpus = plan.load_cpus;
   o.seed = plan.seed + static_cast<std::uint64_t>(round);
   o.keep_latencies = true;
+  o.stop = [] { return interrupted(); };
   auto run = [&](double seconds, const char* phase) {
     o.duration_s = seconds;
     book.begin(variant, round, phase);
     o.book = &book;
+    load::LoadResult r;
     try {
-      return load::run_load(o, set);
+      r = load::run_load(o, set);
     } catch (const std::exception& e) {
       throw RunError(who + ": the load generator failed: " + std::string(e.what()) + "; server stderr:\n" +
                      tail_of_file(spec.stderr_path));
     }
+    check_interrupted();  // a stopped run's figures are partial: unwind, do not report them
+    return r;
   };
   // Warm-up phase: caches fill, the page cache warms; nothing of it is measured.
   if (double w = plan.load.value("warmup_s", 0.0); w > 0) {
