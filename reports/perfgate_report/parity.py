@@ -45,7 +45,10 @@ def _measures(m: dict) -> list[str]:
         ("offered → achieved req/s: p50/p90/p99 ms",
          lambda s: "<br>".join(f"{_n(o['offered_rps'])} → {_n(o['achieved_rps'])}: {_n(o['p50_ms'])}/{_n(o['p90_ms'])}/"
                                f"{_n(o['p99_ms'])}" for o in s.get("offered", [])) or "—"),
-        ("RSS idle / peak KiB", lambda s: f"{_n(s.get('rss_idle_kib'))} / {_n(s.get('rss_peak_kib'))}"),
+        ("RSS idle / peak KiB (a page once per mapping)",
+         lambda s: f"{_n(s.get('rss_idle_kib'))} / {_n(s.get('rss_peak_kib'))}"),
+        ("PSS at the end KiB (a page once) / cgroup memory peak KiB",
+         lambda s: f"{_n(s.get('pss_kib'))} / {_n(s.get('cgroup_memory_peak_kib'))}"),
         ("cold start to first answer (ms)", lambda s: _n(s.get("cold_start_ms"))),
         ("bytes per response", lambda s: _n(s.get("bytes_per_response"))),
     ]

@@ -25,36 +25,37 @@ void listing(const json& ja, const json& jb, std::vector<std::string>& out) {
 
 }  // namespace
 
-AnswerDiff compare_answers(const Answer& a, const Answer& b, const VolatileKeys& keys) {
+AnswerDiff compare_answers(const Answer& a, const Answer& b, const VolatileKeys& keys, const Sides& sides) {
   AnswerDiff d;
   if (a.status != b.status) d.must_match.push_back("status");
   const json ja = parsed(a), jb = parsed(b);
   if (!ja.is_discarded() && !jb.is_discarded()) {
-    d.diff = diff_json(ja, jb, keys);
+    d.diff = diff_json(ja, jb, keys, sides);
     listing(ja, jb, d.must_match);
     for (const auto& e : d.diff.empty_vs_items)
-      d.hollow.push_back((e.find("empty on A") != std::string::npos ? "A: " : "B: ") + e);
+      d.hollow.push_back((e.find("empty on " + sides.a + ",") != std::string::npos ? sides.a : sides.b) + ": " + e);
   } else {
     // Not JSON on at least one side: the bytes are the answer.
     d.diff.leaves = 1;
     if (a.body != b.body) {
       d.diff.fields["(body)"] = 1;
-      d.diff.example["(body)"] = std::to_string(a.body.size()) + " bytes on A, " + std::to_string(b.body.size()) +
-                                 " bytes on B" + (ja.is_discarded() != jb.is_discarded() ? " (one is not JSON)" : "");
+      d.diff.example["(body)"] = std::to_string(a.body.size()) + " bytes on " + sides.a + ", " +
+                                 std::to_string(b.body.size()) + " bytes on " + sides.b +
+                                 (ja.is_discarded() != jb.is_discarded() ? " (one is not JSON)" : "");
     }
   }
   const auto small = std::min(a.body.size(), b.body.size()), large = std::max(a.body.size(), b.body.size());
   if (large >= kHollowMinBytes && static_cast<double>(small) < kHollowShare * static_cast<double>(large))
-    d.hollow.push_back(std::string(a.body.size() < b.body.size() ? "A" : "B") + ": body " + std::to_string(small) +
+    d.hollow.push_back((a.body.size() < b.body.size() ? sides.a : sides.b) + ": body " + std::to_string(small) +
                        " bytes, the other's " + std::to_string(large));
   return d;
 }
 
-Agreement judge(const std::vector<Quad>& quads, const VolatileKeys& keys) {
+Agreement judge(const std::vector<Quad>& quads, const VolatileKeys& keys, const Sides& sides) {
   Agreement out;
   std::vector<AnswerDiff> across;
   for (const auto& q : quads) {
-    across.push_back(compare_answers(q.a, q.b, keys));
+    across.push_back(compare_answers(q.a, q.b, keys, sides));
     for (const auto& [f, _] : across.back().diff.fields) ++out.fields[f].across;
     for (const auto& [f, _] : compare_answers(q.a, q.a2, keys).diff.fields) ++out.fields[f].within_a;
     for (const auto& [f, _] : compare_answers(q.b, q.b2, keys).diff.fields) ++out.fields[f].within_b;
@@ -79,7 +80,7 @@ Agreement judge(const std::vector<Quad>& quads, const VolatileKeys& keys) {
       }
     v.hollow = d.hollow;
     if (q.a.status == 0 || q.b.status == 0)
-      v.hollow.push_back("no answer: " + (q.a.status == 0 ? "A " + q.a.error : "B " + q.b.error));
+      v.hollow.push_back("no answer: " + (q.a.status == 0 ? sides.a + " " + q.a.error : sides.b + " " + q.b.error));
     v.agreed = v.fields.empty() && v.hollow.empty();
     if (v.agreed) out.leaves_agreeing += v.leaves;
     out.requests.push_back(std::move(v));

@@ -32,7 +32,7 @@ struct AnswerDiff {
   std::vector<std::string> must_match;  // "status", "TotalRecordCount", "len(Items)"
   std::vector<std::string> hollow;      // "B: Items: empty on B, 12 items on A", "B: body 31 B, A's 9,120 B"
 };
-AnswerDiff compare_answers(const Answer& a, const Answer& b, const VolatileKeys& keys);
+AnswerDiff compare_answers(const Answer& a, const Answer& b, const VolatileKeys& keys, const Sides& sides = {});
 
 // The four answers of one request: A, A again (a second answer or a second instance), B, B again.
 struct Quad {
@@ -68,6 +68,6 @@ struct Agreement {
   nlohmann::json to_json() const;
 };
 
-Agreement judge(const std::vector<Quad>& quads, const VolatileKeys& keys);
+Agreement judge(const std::vector<Quad>& quads, const VolatileKeys& keys, const Sides& sides = {});
 
 }  // namespace perfgate::parity

@@ -81,7 +81,8 @@ json bundled_agreement(const run::ServicePlan& plan, const fs::path& dir) {
   Endpoints e{before->url(), instances ? before2->url() : before->url(), after->url(),
               instances ? after2->url() : after->url()};
   const auto quads = fetch_quads(e, paths);
-  const Agreement ag = judge(quads, VolatileKeys(sec.value("volatile", std::vector<std::string>{})));
+  const Agreement ag =
+      judge(quads, VolatileKeys(sec.value("volatile", std::vector<std::string>{})), Sides{"before", "after"});
   json out = ag.to_json();
   out["statements"] = statements(ag);
   const std::string who =
@@ -121,9 +122,7 @@ json bundled_measures(const run::ServicePlan& plan, const fs::path& dir, const s
     const auto idle = server->rss_kib();
     Target t{v, server->url(), server.get(), {}};
     json m = measure_capacity(t, paths, co, median);
-    m["cold_start_ms"] = server->cold_start_ms();
-    m["rss_idle_kib"] = idle;
-    m["rss_peak_kib"] = server->rss_peak_kib();
+    m.update(server->memory_json(idle));  // after the sweep: PSS with the pool at its largest
     if (median) m["cpu_us_per_request"] = *median;
     Client c(server->url());
     double bytes = 0;

@@ -1,10 +1,10 @@
 #include "parity/capacity.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
-#include "common/errors.hpp"
 #include "common/interrupt.hpp"
-#include "load/http_load.hpp"
 #include "parity/served_server.hpp"
 
 namespace perfgate::parity {
@@ -22,6 +22,27 @@ Plateau find_plateau(const std::vector<std::pair<int, double>>& rps_by_concurren
   return p;
 }
 
+namespace {
+
+// Waits until the server's cgroup has used under a tenth of its cores for 200 ms (60 s at
+// most): a thread-per-connection server keeps computing answers its timed-out clients gave
+// up on, and that backlog must not be billed to the next step. Returns the seconds waited.
+double wait_idle(const ServedServer& server) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto budget = std::chrono::seconds(60);
+  const double threshold_us = 0.1 * 200e3 * static_cast<double>(std::max<std::size_t>(1, server.cores()));
+  for (auto before = server.cpu(); before && std::chrono::steady_clock::now() - start < budget;) {
+    check_interrupted();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const auto after = server.cpu();
+    if (!after || static_cast<double>(after->usage_usec - before->usage_usec) < threshold_us) break;
+    before = after;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
 json measure_capacity(const Target& t, const std::vector<std::string>& paths, const CapacityOptions& o,
                       std::optional<double> cpu_us_per_request) {
   std::vector<std::string> full;
@@ -32,29 +53,24 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   l.port = t.url.port;
   l.cpus = o.load_cpus;
   l.seed = o.seed;
-  l.duration_s = o.step_s;
-  l.warmup_s = o.step_s / 4;
-  l.timeout_s = 10;
+  l.timeout_s = o.timeout_s;
   l.keep_latencies = true;
-  auto load = [&] {
-    check_interrupted();
-    try {
-      return load::run_load(l, set);
-    } catch (const std::exception& e) {
-      throw RunError("server " + t.name + " (" + t.url.text + "): the load generator failed: " + e.what());
-    }
-  };
+  auto load = [&] { return drive(t, l, set); };
+  const double cores = t.server ? static_cast<double>(std::max<std::size_t>(1, t.server->cores())) : 1.0;
+  // The expected seconds of server CPU for one request (0 when unknown).
+  const double request_s = cpu_us_per_request ? *cpu_us_per_request / 1e6 / cores : 0.0;
   json steps = json::array();
   std::vector<std::pair<int, double>> curve;
+  std::string stopped;
   for (int c : o.concurrency) {
     l.connections = c;
-    // A full queue takes c x CPU per request to go round once: the step lasts three rounds of it
-    // (10 s at most), after a warm-up of one, or a window shorter than one response would read 0.
-    const double round_s = cpu_us_per_request && t.server && t.server->cores() > 0
-                               ? c * *cpu_us_per_request / 1e6 / static_cast<double>(t.server->cores())
-                               : 0.0;
-    l.duration_s = std::max(o.step_s, std::min(10.0, 3 * round_s));
-    l.warmup_s = std::max(o.step_s / 4, std::min(5.0, round_s));
+    // A step lasts for the request set to go round once (its mix, not a few of its requests)
+    // and for the queue of c requests to go round three times, 30 s at most, after a warm-up
+    // of one queue (the server's pool grows to c here, outside the window).
+    const double queue_s = c * request_s;
+    l.duration_s = std::clamp(std::max(static_cast<double>(paths.size()) * request_s, 3 * queue_s), o.step_s, 30.0);
+    l.warmup_s = std::clamp(queue_s, o.step_s / 4, 5.0);
+    const double drained_s = t.server ? wait_idle(*t.server) : 0.0;
     const auto cpu0 = t.server ? t.server->cpu() : std::nullopt;
     const auto r = load();
     const auto cpu1 = t.server ? t.server->cpu() : std::nullopt;
@@ -62,18 +78,28 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
               {"rps", r.rps},
               {"p50_ms", r.latency_ms(0.5)},
               {"p99_ms", r.latency_ms(0.99)},
-              {"errors", r.errors + r.timeouts}};
+              {"errors", r.errors + r.timeouts},
+              {"window_s", l.duration_s},
+              {"drained_s", drained_s}};
     // Includes the step's own warm-up: the step's CPU share, not a timed comparison.
     if (cpu0 && cpu1 && r.responses + r.warmup_responses)
       s["cpu_us_per_request"] = static_cast<double>(cpu1->usage_usec - cpu0->usage_usec) /
                                 static_cast<double>(r.responses + r.warmup_responses);
     steps.push_back(s);
     curve.emplace_back(c, r.rps);
+    // Past the point where requests wait longer than the client's timeout, a step measures the
+    // timeout, not the server: the curve ends here.
+    if (r.timeouts > 0) {
+      stopped = "stopped after concurrency " + std::to_string(c) + ": " + std::to_string(r.timeouts) +
+                " requests waited longer than the " + std::to_string(static_cast<int>(o.timeout_s)) + " s timeout";
+      break;
+    }
   }
   const Plateau plateau = find_plateau(curve);
   json out = {{"concurrency", steps}, {"plateau", {{"rps", plateau.rps}, {"concurrency", plateau.concurrency}}}};
-  if (cpu_us_per_request && *cpu_us_per_request > 0 && t.server && t.server->cores() > 0) {
-    const double predicted = static_cast<double>(t.server->cores()) * 1e6 / *cpu_us_per_request;
+  if (!stopped.empty()) out["sweep_stopped"] = stopped;
+  if (request_s > 0 && t.server) {
+    const double predicted = 1.0 / request_s;
     out["arithmetic"] = {{"cores", t.server->cores()},
                          {"cpu_us_per_request", *cpu_us_per_request},
                          {"predicted_rps", predicted},
@@ -83,9 +109,10 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   l.connections = std::max(4, plateau.concurrency);
   l.warmup_s = o.step_s / 4;
   for (double share : o.rate_shares) {
-    l.rate_rps = std::max(1.0, share * plateau.rps);
-    // About 30 requests per offered rate at least, so its p90 is not one request's (5 s at most).
-    l.duration_s = std::max(o.step_s, std::min(5.0, 30.0 / l.rate_rps));
+    l.rate_rps = std::max(0.05, share * plateau.rps);
+    // About 30 requests per offered rate, so its p90 is not one request's (60 s at most).
+    l.duration_s = std::clamp(30.0 / l.rate_rps, o.step_s, 60.0);
+    const double drained_s = t.server ? wait_idle(*t.server) : 0.0;
     const auto r = load();
     offered.push_back({{"offered_rps", l.rate_rps},
                        {"share_of_plateau", share},
@@ -93,7 +120,10 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
                        {"p50_ms", r.latency_ms(0.5)},
                        {"p90_ms", r.latency_ms(0.9)},
                        {"p99_ms", r.latency_ms(0.99)},
-                       {"queued", r.queued}});
+                       {"queued", r.queued},
+                       {"errors", r.errors + r.timeouts},
+                       {"window_s", l.duration_s},
+                       {"drained_s", drained_s}});
   }
   out["offered"] = offered;
   return out;

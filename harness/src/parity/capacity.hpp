@@ -15,7 +15,8 @@ namespace perfgate::parity {
 
 struct CapacityOptions {
   std::vector<int> concurrency = {1, 2, 4, 8, 16, 32, 64, 128};
-  double step_s = 0.5;                                  // each concurrency step and each offered rate
+  double step_s = 0.5;                                  // the shortest concurrency step and offered-rate window
+  double timeout_s = 10;                                // per request; a step with timeouts ends the sweep
   std::vector<double> rate_shares = {0.25, 0.5, 0.75};  // offered rates, as shares of the plateau
   std::vector<int> load_cpus;
   std::uint64_t seed = 1;

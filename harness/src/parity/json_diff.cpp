@@ -23,7 +23,10 @@ std::string shown(const json& v) {
 
 struct Walker {
   const VolatileKeys& keys;
+  const Sides& sides;
   JsonDiff out;
+  std::string on_a() const { return " on " + sides.a; }
+  std::string on_b() const { return " on " + sides.b; }
 
   void differ(const std::string& path, const std::string& what) {
     const std::string at = path.empty() ? "(body)" : path;
@@ -32,11 +35,12 @@ struct Walker {
 
   void arrays(const json& a, const json& b, const std::string& path) {
     if (a.size() != b.size()) {
-      differ(path, "length " + std::to_string(a.size()) + " on A, " + std::to_string(b.size()) + " on B");
+      differ(path, "length " + std::to_string(a.size()) + on_a() + ", " + std::to_string(b.size()) + on_b());
       if (a.empty() || b.empty())
         out.empty_vs_items.push_back((path.empty() ? "(body)" : path) + ": " +
-                                     (a.empty() ? "empty on A, " + std::to_string(b.size()) + " items on B"
-                                                : "empty on B, " + std::to_string(a.size()) + " items on A"));
+                                     (a.empty()
+                                          ? "empty" + on_a() + ", " + std::to_string(b.size()) + " items" + on_b()
+                                          : "empty" + on_b() + ", " + std::to_string(a.size()) + " items" + on_a()));
     }
     const std::size_t n = std::min(a.size(), b.size());
     for (std::size_t i = 0; i < n; ++i) walk(a[i], b[i], path + "[]");
@@ -48,13 +52,14 @@ struct Walker {
       if (keys.skips(k, p)) continue;
       auto it = b.find(k);
       if (it == b.end())
-        differ(p, "present on A (" + shown(va) + "), absent on B");
+        differ(p, "present" + on_a() + " (" + shown(va) + "), absent" + on_b());
       else
         walk(va, *it, p);
     }
     for (const auto& [k, vb] : b.items()) {
       const std::string p = child_path(path, k);
-      if (!keys.skips(k, p) && !a.contains(k)) differ(p, "absent on A, present on B (" + shown(vb) + ")");
+      if (!keys.skips(k, p) && !a.contains(k))
+        differ(p, "absent" + on_a() + ", present" + on_b() + " (" + shown(vb) + ")");
     }
   }
 
@@ -62,10 +67,10 @@ struct Walker {
     if (a.is_object() && b.is_object()) return objects(a, b, path);
     if (a.is_array() && b.is_array()) return arrays(a, b, path);
     if (a.is_structured() || b.is_structured())
-      return differ(path, "a " + std::string(a.type_name()) + " on A, a " + b.type_name() + " on B");
+      return differ(path, "a " + std::string(a.type_name()) + on_a() + ", a " + b.type_name() + on_b());
     ++out.leaves;
     // json's == compares numbers by value across integer and floating types (1 == 1.0).
-    if (!(a == b)) differ(path, shown(a) + " on A, " + shown(b) + " on B");
+    if (!(a == b)) differ(path, shown(a) + on_a() + ", " + shown(b) + on_b());
   }
 };
 
@@ -82,8 +87,8 @@ void collect(const json& v, const std::string& path, std::set<std::string>& out)
 
 }  // namespace
 
-JsonDiff diff_json(const json& a, const json& b, const VolatileKeys& keys) {
-  Walker w{keys, {}};
+JsonDiff diff_json(const json& a, const json& b, const VolatileKeys& keys, const Sides& sides) {
+  Walker w{keys, sides, {}};
   w.walk(a, b, "");
   return std::move(w.out);
 }

@@ -22,6 +22,12 @@ struct VolatileKeys {
   bool skips(const std::string& key, const std::string& path) const;
 };
 
+// What the two sides are called in the texts a difference is told with: "A"/"B" for
+// `perfgate parity`, "before"/"after" for a scenario's own variants.
+struct Sides {
+  std::string a = "A", b = "B";
+};
+
 struct JsonDiff {
   std::uint64_t leaves = 0;                     // scalar pairs compared (both sides had them)
   std::map<std::string, std::uint64_t> fields;  // folded path -> differences found there
@@ -33,7 +39,7 @@ struct JsonDiff {
 // The folded path of `key` under `parent` ("" is the body itself).
 std::string child_path(const std::string& parent, const std::string& key);
 
-JsonDiff diff_json(const json& a, const json& b, const VolatileKeys& keys = VolatileKeys{});
+JsonDiff diff_json(const json& a, const json& b, const VolatileKeys& keys = VolatileKeys{}, const Sides& sides = {});
 
 // Every folded path a body holds a scalar at, and every non-empty array as "path[]": what a
 // body is made of, without its values (the hollow-body fingerprint hashes this).

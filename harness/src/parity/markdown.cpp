@@ -59,8 +59,11 @@ void per_server(std::ostringstream& md, const json& per) {
              num(r["p50_ms"]) + "/" + num(r["p90_ms"]) + "/" + num(r["p99_ms"]);
     return out.empty() ? "—" : out;
   });
-  row("RSS idle / peak KiB", [](const json& s) {
+  row("RSS idle / peak KiB (a page once per mapping)", [](const json& s) {
     return num(s.value("rss_idle_kib", json()), 6) + " / " + num(s.value("rss_peak_kib", json()), 6);
+  });
+  row("PSS at the end KiB (a page once) / cgroup memory peak KiB", [](const json& s) {
+    return num(s.value("pss_kib", json()), 6) + " / " + num(s.value("cgroup_memory_peak_kib", json()), 6);
   });
   row("cold start to first answer ms", [](const json& s) { return num(s.value("cold_start_ms", json())); });
   row("bytes per response", [](const json& s) { return num(s.value("bytes_per_response", json()), 5); });

@@ -68,15 +68,6 @@ BaseUrl url_of(const Side& s, const std::unique_ptr<ServedServer>& server, const
   return u;
 }
 
-json server_json(const ServedServer& s, std::uint64_t rss_idle_kib) {
-  json j = {{"cold_start_ms", s.cold_start_ms()},
-            {"rss_idle_kib", rss_idle_kib},
-            {"rss_peak_kib", s.rss_peak_kib()},
-            {"cores", s.cores()}};
-  if (auto peak = s.memory_peak_bytes()) j["cgroup_memory_peak_kib"] = *peak / 1024;
-  return j;
-}
-
 }  // namespace
 
 json compare_windows(const Timed& t, std::uint64_t seed) {
@@ -182,7 +173,7 @@ ParityResult run_parity(const ParityOptions& o) {
           responses += static_cast<double>(w.responses);
         }
         m["bytes_per_response"] = responses > 0 ? bytes / responses : 0.0;
-        if (targets[i].server) m.update(server_json(*targets[i].server, name == "A" ? idle_a : idle_b));
+        if (targets[i].server) m.update(targets[i].server->memory_json(name == "A" ? idle_a : idle_b));
         per[name] = m;
       }
       doc["per_server"] = per;

@@ -71,6 +71,11 @@ TEST(CompareAnswers, EmptyListOrFarSmallerBodyIsNotDoingTheWork) {
   ASSERT_EQ(d.hollow.size(), 2u);
   EXPECT_EQ(d.hollow[0], "B: Items: empty on B, 20 items on A");
   EXPECT_EQ(d.hollow[1].rfind("B: body ", 0), 0u);
+  // A scenario's own variants are told by their names, not A and B.
+  d = compare_answers(ok(page(many)), ok(hollow), VolatileKeys{}, Sides{"before", "after"});
+  ASSERT_EQ(d.hollow.size(), 2u);
+  EXPECT_EQ(d.hollow[0], "after: Items: empty on after, 20 items on before");
+  EXPECT_EQ(d.hollow[1].rfind("after: body ", 0), 0u);
 }
 
 // Four answers per request; `b_people` fills People on B for the listed requests, and every

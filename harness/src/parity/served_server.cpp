@@ -87,26 +87,40 @@ int ServedServer::stop() { return process_->stop(); }
 
 std::string ServedServer::stderr_tail() const { return tail_of_file(spec_.dir / "stderr"); }
 
-std::uint64_t ServedServer::status_kib(const char* field) const {
+std::uint64_t ServedServer::proc_kib(const char* file, const char* field) const {
   std::vector<pid_t> pids = cgroup_->pids();
   if (pids.empty()) pids.push_back(process_->pid());
   std::uint64_t sum = 0;
   for (pid_t p : pids) {
     // A cgroup lists threads too on some hierarchies; every thread reports its process's
-    // memory, so only a process's main thread (Tgid == pid) is counted.
-    std::ifstream in("/proc/" + std::to_string(p) + "/status");
+    // memory, so only a process's main thread (Tgid == pid, from status) is counted.
+    const std::string dir = "/proc/" + std::to_string(p) + "/";
+    std::ifstream status(dir + "status");
     std::string key;
     long long tgid = -1, kib = 0;
-    while (in >> key) {
-      if (key == "Tgid:") in >> tgid;
+    while (status >> key)
+      if (key == "Tgid:" && status >> tgid) break;
+    if (tgid != p) continue;
+    std::ifstream in(dir + file);
+    while (in >> key)
       if (key == field && in >> kib) break;
-    }
-    if (tgid == p) sum += static_cast<std::uint64_t>(kib);
+    sum += static_cast<std::uint64_t>(kib);
   }
   return sum;
 }
 
-std::uint64_t ServedServer::rss_kib() const { return status_kib("VmRSS:"); }
-std::uint64_t ServedServer::rss_peak_kib() const { return status_kib("VmHWM:"); }
+std::uint64_t ServedServer::rss_kib() const { return proc_kib("status", "VmRSS:"); }
+std::uint64_t ServedServer::rss_peak_kib() const { return proc_kib("status", "VmHWM:"); }
+std::uint64_t ServedServer::pss_kib() const { return proc_kib("smaps_rollup", "Pss:"); }
+
+nlohmann::json ServedServer::memory_json(std::uint64_t rss_idle_kib) const {
+  nlohmann::json j = {{"cold_start_ms", cold_start_ms()},
+                      {"rss_idle_kib", rss_idle_kib},
+                      {"rss_peak_kib", rss_peak_kib()},
+                      {"pss_kib", pss_kib()},
+                      {"cores", cores()}};
+  if (auto peak = memory_peak_bytes()) j["cgroup_memory_peak_kib"] = *peak / 1024;
+  return j;
+}
 
 }  // namespace perfgate::parity

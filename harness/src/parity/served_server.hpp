@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,8 +50,14 @@ class ServedServer {
   std::optional<measure::CpuUsage> cpu() const { return cgroup_->cpu(); }
   std::optional<std::uint64_t> memory_peak_bytes() const { return cgroup_->memory_peak_bytes(); }
   // Resident memory now (VmRSS) and at its highest (VmHWM), summed over the server's processes.
+  // RSS counts a page once per mapping: a database file mapped by 128 pooled connections is
+  // counted up to 128 times. PSS (smaps_rollup) counts each page once, split among sharers.
   std::uint64_t rss_kib() const;
   std::uint64_t rss_peak_kib() const;
+  std::uint64_t pss_kib() const;
+  // Cold start, RSS idle (taken by the caller before any load) and peak, PSS now, cores and the
+  // cgroup's memory peak where the host has a memory controller: the results' server measures.
+  nlohmann::json memory_json(std::uint64_t rss_idle_kib) const;
   std::string stderr_tail() const;
   // SIGTERM, then SIGKILL after the grace; returns the exit code (-1 for a signal).
   int stop();
@@ -61,7 +68,9 @@ class ServedServer {
   std::unique_ptr<run::ServiceProcess> process_;
   BaseUrl url_;
   double cold_start_ms_ = 0;
-  std::uint64_t status_kib(const char* field) const;
+  // `field` ("VmRSS:") of /proc/PID/`file`, summed over the server's processes.
+  std::uint64_t proc_kib(const char* file, const char* field) const;
+  std::uint64_t proc_file_kib(const char* file, const char* field) const;
 };
 
 }  // namespace perfgate::parity
