@@ -7,12 +7,10 @@
 #include "store/gbench_export.hpp"
 #include "store/github_actions.hpp"
 #include "store/junit_file.hpp"
-#include "store/results_codec.hpp"
 
 namespace perfgate::cli {
 
-void write_ci_outputs(const nlohmann::json& results, const plan::RunOptions& o) {
-  const model::ResultsDoc typed = store::results_from_json(results);
+void write_ci_outputs(const model::ResultsDoc& typed, const plan::RunOptions& o) {
   if (!o.junit_path.empty()) store::write_junit(o.junit_path, typed);
   if (!o.gbench_path.empty()) store::write_gbench(o.gbench_path, typed);
   const char* gha = std::getenv("GITHUB_ACTIONS");

@@ -3,12 +3,11 @@
 // $GITHUB_STEP_SUMMARY. Each is a view of the finished results document.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
+#include "model/results_model.hpp"
 #include "plan/options.hpp"
 
 namespace perfgate::cli {
 
-void write_ci_outputs(const nlohmann::json& results, const plan::RunOptions& options);
+void write_ci_outputs(const model::ResultsDoc& results, const plan::RunOptions& options);
 
 }  // namespace perfgate::cli

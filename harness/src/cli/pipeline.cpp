@@ -5,7 +5,6 @@
 #include "cli/ci_outputs.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
-#include "store/results_codec.hpp"
 #include "store/verdict_text.hpp"
 #include "suite/execute.hpp"
 
@@ -18,9 +17,8 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
                            [&progress] { progress.clear(); }};
   const auto out = suite::execute_plan(rp, options, argv, run_extra, status);
 
-  write_ci_outputs(out.results, options);
-  if (!options.quiet || out.exit_code != kExitOk)
-    store::print_verdict_table(std::cout, store::results_from_json(out.results));
+  write_ci_outputs(out.document, options);
+  if (!options.quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document);
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
   if (out.interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
   if (!out.results_path.empty()) std::cerr << "perfgate: results in " << out.results_path.string() << "\n";
