@@ -105,6 +105,8 @@ json bundled_measures(const run::ServicePlan& plan, const fs::path& dir, const s
   const auto paths = read_request_set((fs::path(plan.fixture) / sec.value("requests", "requests.txt")).string());
   CapacityOptions co;
   co.step_s = sec.value("step_s", 0.5);
+  // Windows scale with the profile: a quick suite must not spend minutes on a slow server's curve.
+  co.max_window_s = std::max(5.0, 3 * plan.load.value("duration_s", 5.0));
   co.concurrency.clear();
   for (int c = 1; c <= sec.value("max_concurrency", 128); c *= 2) co.concurrency.push_back(c);
   co.load_cpus = plan.load_cpus;

@@ -65,10 +65,11 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   for (int c : o.concurrency) {
     l.connections = c;
     // A step lasts for the request set to go round once (its mix, not a few of its requests)
-    // and for the queue of c requests to go round three times, 30 s at most, after a warm-up
+    // and for the queue of c requests to go round three times (half max_window_s at most), after a warm-up
     // of one queue (the server's pool grows to c here, outside the window).
     const double queue_s = c * request_s;
-    l.duration_s = std::clamp(std::max(static_cast<double>(paths.size()) * request_s, 3 * queue_s), o.step_s, 30.0);
+    l.duration_s = std::clamp(std::max(static_cast<double>(paths.size()) * request_s, 3 * queue_s), o.step_s,
+                              std::max(o.step_s, o.max_window_s / 2));
     l.warmup_s = std::clamp(queue_s, o.step_s / 4, 5.0);
     const double drained_s = t.server ? wait_idle(*t.server) : 0.0;
     const auto cpu0 = t.server ? t.server->cpu() : std::nullopt;
@@ -110,8 +111,8 @@ json measure_capacity(const Target& t, const std::vector<std::string>& paths, co
   l.warmup_s = o.step_s / 4;
   for (double share : o.rate_shares) {
     l.rate_rps = std::max(0.05, share * plateau.rps);
-    // About 30 requests per offered rate, so its p90 is not one request's (60 s at most).
-    l.duration_s = std::clamp(30.0 / l.rate_rps, o.step_s, 60.0);
+    // About 30 requests per offered rate, so its p90 is not one request's (max_window_s at most).
+    l.duration_s = std::clamp(30.0 / l.rate_rps, o.step_s, std::max(o.step_s, o.max_window_s));
     const double drained_s = t.server ? wait_idle(*t.server) : 0.0;
     const auto r = load();
     offered.push_back({{"offered_rps", l.rate_rps},

@@ -15,8 +15,9 @@ namespace perfgate::parity {
 
 struct CapacityOptions {
   std::vector<int> concurrency = {1, 2, 4, 8, 16, 32, 64, 128};
-  double step_s = 0.5;                                  // the shortest concurrency step and offered-rate window
-  double timeout_s = 10;                                // per request; a step with timeouts ends the sweep
+  double step_s = 0.5;       // the shortest concurrency step and offered-rate window
+  double timeout_s = 10;     // per request; a step with timeouts ends the sweep
+  double max_window_s = 60;  // an offered rate's window at most; a concurrency step's, half of it
   std::vector<double> rate_shares = {0.25, 0.5, 0.75};  // offered rates, as shares of the plateau
   std::vector<int> load_cpus;
   std::uint64_t seed = 1;
