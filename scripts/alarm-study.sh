@@ -3,7 +3,8 @@
 # CPU-bound pair (tests/tools/burn): N identical pairs (every exit 1 is a false alarm), N pairs
 # per injected slowdown (+5%; +2% with --noise 1; +1% with --noise 0.5; every exit 1 is a
 # catch), and N pairs per trade of CPU for waiting, with --metric cpu_ms so only the wall guard
-# can catch them (half the work then a sleep of 60% of BEFORE's wall, longer than the half
+# can catch them (and the half-work trade once more with ab's defaults, whose metric choice sees
+# the waiting) (half the work then a sleep of 60% of BEFORE's wall, longer than the half
 # saved; 80% of the work then a sleep of 30% of BEFORE's wall, BEFORE's wall as perfgate
 # measures it): every exit 1 is the guard doing its job. Prints counts,
 # seconds per pair and the load average. Extra arguments go to every `perfgate ab` (e.g. --duet).
@@ -63,6 +64,8 @@ if want trades; then
 s = json.load(open(sys.argv[1]))["scenarios"][0]["samples"]
 print(statistics.median(x["metrics"]["wall_ms"]["value"] for x in s if not x["warmup"]) / 1000)' "$out/probe.json")"
   study "half work + 60% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
+    "$burn $((work / 2)) same && sleep $(echo "$wall_s * 0.6" | bc -l)" "${extra[@]}"
+  study "half work + 60% wall sleep, defaults (fails)" "--shell" "$burn $work same" \
     "$burn $((work / 2)) same && sleep $(echo "$wall_s * 0.6" | bc -l)" "${extra[@]}"
   study "80% work + 30% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
     "$burn $((work * 8 / 10)) same && sleep $(echo "$wall_s * 0.3" | bc -l)" "${extra[@]}"

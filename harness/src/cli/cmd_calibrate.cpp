@@ -18,7 +18,9 @@ void add_calibrate_command(CLI::App& app) {
       "wall time (wall under perfgate against the program's self-timed wall).");
   auto o = std::make_shared<suite::CalibrationOptions>();
   auto out = std::make_shared<std::string>("perfgate-out/calibration.json");
-  cmd->add_option("--budget", o->budget_s, "Seconds to spend (default 300); the last pair may overrun by its length")
+  cmd->add_option(
+         "--budget", o->budget_s,
+         "Seconds to spend (default 300); a pair is not started when the longest of its kind so far would overrun them")
       ->check(CLI::Range(1.0, 86400.0))
       ->capture_default_str();
   cmd->add_option("--workload", o->workloads,

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "catalog/catalog.hpp"
@@ -133,15 +134,23 @@ json run_calibration(const CalibrationOptions& options) {
   for (double x : o.extra_work)
     for (const auto& w : o.workloads) cycle.push_back({w, x});
   for (const auto& w : o.workloads) cycle.push_back({w, 0.0});
-  double last = 0;
+  // A pair is started only when it is expected to end inside the budget: its expected length is
+  // the longest pair of its kind so far (the longest of any kind before its first), since the
+  // kinds differ several-fold and a pair's rounds vary with the noise it meets; a second is kept
+  // for summarising. A first pair always runs, so a tiny budget still writes a document.
+  std::map<std::pair<std::string, double>, double> longest;
+  double longest_any = 0;
   int serial = 0;
   for (std::size_t i = 0;; i = (i + 1) % cycle.size()) {
-    if (seconds_since(start) + last > o.budget_s && serial >= 1) break;
     const auto& [mode, extra] = cycle[i];
+    const auto seen = longest.find(cycle[i]);
+    const double expected = seen != longest.end() ? seen->second : longest_any;
+    if (serial >= 1 && seconds_since(start) + expected + 1.0 > o.budget_s) break;
     const std::uint64_t n = work_of(o, mode);
     const auto n_after = static_cast<std::uint64_t>(std::llround(static_cast<double>(n) * (1 + extra)));
     CalibrationPair p = run_pair(o, dir, mode, n, n_after, ++serial);
-    last = p.seconds;
+    longest[cycle[i]] = std::max(longest[cycle[i]], p.seconds);
+    longest_any = std::max(longest_any, p.seconds);
     auto& w = pairs[mode];
     (extra == 0 ? w.aa : w.injected[extra]).push_back(std::move(p));
   }

@@ -26,8 +26,8 @@ struct CalibrationOptions {
   std::filesystem::path program;  // calibration_work; empty: beside the perfgate executable
 };
 
-// Runs until the budget is spent (a pair is not started when the last one's duration would
-// overrun it) and returns the calibration document.
+// Runs until the budget is spent (a pair is not started when the longest pair of its kind so far
+// would overrun it) and returns the calibration document.
 nlohmann::json run_calibration(const CalibrationOptions& options);
 
 }  // namespace perfgate::suite
