@@ -8,6 +8,9 @@ from a deterministic library, and can be told to misbehave the ways parity must 
   --hollow-after N  after N requests, every list answered empty (went hollow after agreement)
   --clock           a per-answer "ServerTime" (noise: differs between two answers of one server)
   --burn-first N    the first N requests each burn --burn-ms of CPU (work before the timed window)
+  --linger-ms X     a background thread keeps a core busy until X ms after the latest answer
+                    (work that outlives its requests, as a server that finishes what timed-out
+                    clients gave up on: the capacity sweep must wait it out between steps)
 Prints {"listen": "127.0.0.1:PORT"} once listening (--port 0) or listens on --port.
 """
 import argparse
@@ -60,10 +63,24 @@ def main():
     ap.add_argument("--clock", action="store_true")
     ap.add_argument("--burn-first", type=int, default=0)
     ap.add_argument("--burn-ms", type=float, default=50)
+    ap.add_argument("--linger-ms", type=float, default=0)
     ap.add_argument("--tag", default="", help="ignored: lets a test find its own servers")
     opts = ap.parse_args()
     counter = itertools.count(1)
     lock = threading.Lock()
+    linger_until = [0.0]
+
+    def linger():
+        while True:
+            if time.monotonic() < linger_until[0]:
+                end = time.monotonic() + 0.01
+                while time.monotonic() < end:
+                    pass
+            else:
+                time.sleep(0.01)
+
+    if opts.linger_ms > 0:
+        threading.Thread(target=linger, daemon=True).start()
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -96,6 +113,8 @@ def main():
             self.send_header("X-Perfgate-Statements", "1")
             self.end_headers()
             self.wfile.write(data)
+            if opts.linger_ms > 0:
+                linger_until[0] = time.monotonic() + opts.linger_ms / 1000
 
     server = ThreadingHTTPServer(("127.0.0.1", opts.port), Handler)
     server.daemon_threads = True
