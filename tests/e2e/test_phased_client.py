@@ -88,6 +88,19 @@ def test_every_phase_is_run_and_prefixed(honest_run):
     assert gates["same agree answers"]["passed"], gates
 
 
+def test_every_sample_carries_what_its_cpus_lost_to_steal(honest_run):
+    # A phased sample is no single process: its steal is read over its phases, on the server's
+    # and the load client's CPUs, and summarised per variant like a batch scenario's.
+    _, doc = honest_run
+    s = doc["scenarios"][0]
+    for x in s["samples"]:
+        assert x["steal_ms"] >= 0 and x["irq_ms"] >= 0 and isinstance(x["steal_flagged"], bool), x
+    for variant in ("before", "after"):
+        measured_samples = sum(1 for x in s["samples"] if x["variant"] == variant and not x["warmup"])
+        assert s["steal"][variant]["samples"] == measured_samples > 0, s["steal"]
+        assert "wall_variance_explained_by_steal" not in s["steal"][variant]
+
+
 def test_seeding_lands_in_startup_and_in_no_later_phase(honest_run):
     _, doc = honest_run
     startup_cpu = measured(doc, "startup_server_cpu_ms")

@@ -17,12 +17,19 @@ void print_calibration(std::ostream& out, const json& doc) {
     s << std::fixed << std::setprecision(1) << std::setw(5) << 100 * v.get<double>() << "%";
     return s.str();
   };
+  auto one_decimal = [](const json& v) {
+    if (!v.is_number()) return std::string("-");
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(1) << v.get<double>();
+    return s.str();
+  };
   for (const auto& w : doc["workloads"]) {
     const auto& g = w["gate"];
     out << "\n"
         << w["name"].get<std::string>() << ": " << g["aa_pairs"] << " A/A pairs, " << g["false_alarms"]
-        << " false alarms (exit 1); rounds " << w["rounds_median"].dump() << ", s/pair " << w["seconds_per_pair"].dump()
-        << "; harness wall perturbation " << pct(w["perturbation"]["fraction"]) << "\n";
+        << " false alarms (exit 1); rounds " << one_decimal(w["rounds_median"]) << ", s/pair "
+        << one_decimal(w["seconds_per_pair"]) << "; harness wall perturbation " << pct(w["perturbation"]["fraction"])
+        << "\n";
     for (const auto& i : g["injected"])
       out << "  +" << 100 * i["extra"].get<double>() << "% work: caught " << i["caught"] << "/" << i["pairs"] << "\n";
     out << "  metric          cv     sd/round  alarms  detect80  detect95\n";

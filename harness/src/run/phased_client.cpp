@@ -81,6 +81,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
   startup_memory.reset();
 
   Digest agreed;
+  const StealSpan span(cpus_of(plan));
   for (const auto& phase : client.phases) {
     check_interrupted();
     const fs::path pdir = dir / ("phase-" + phase);
@@ -141,6 +142,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
     std::error_code ec;
     fs::remove_all(pdir, ec);
   }
+  span.record(s);
 
   // A server's orderly stop may have a big state to drop (the Dovecot reference removes a
   // 100,000-file Maildir, seconds on a loaded host): SIGKILL only after 30 s, not 5.

@@ -4,8 +4,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <fstream>
 #include <set>
+#include <thread>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -158,6 +160,42 @@ TEST(RoundOrder, GatedPairIsAdjacent) {
     EXPECT_EQ(std::abs(ia - ib), 1);
     EXPECT_EQ(r.size(), v.size());
   }
+}
+
+// Service samples have no wall_ms (a window, not a process): their steal is summarised, but
+// there is no wall variance to set it against.
+TEST(StealSummary, SamplesWithoutWallAreCountedWithoutAVarianceShare) {
+  std::vector<Sample> samples(3);
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    samples[i].variant = "after";
+    samples[i].steal_ms = 2.0 * static_cast<double>(i);
+    samples[i].irq_ms = 1;
+  }
+  samples[2].steal_flagged = true;
+  auto j = summarise_steal(samples, "after");
+  EXPECT_EQ(j["samples"], 3);
+  EXPECT_EQ(j["flagged_samples"], 1);
+  EXPECT_DOUBLE_EQ(j["steal_ms_mean"].get<double>(), 2.0);
+  EXPECT_FALSE(j.contains("wall_variance_explained_by_steal"));
+}
+
+// A span (a service window) reads this machine's /proc/stat at both ends: steal and irq are
+// set, not negative, and no more than the span lasted on each of its CPUs.
+TEST(StealSpan, RecordsWhatTheSpansCpusLost) {
+  Sample s;
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    const StealSpan span({0});
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    span.record(s);
+  }
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ASSERT_TRUE(s.steal_ms.has_value());
+  ASSERT_TRUE(s.irq_ms.has_value());
+  EXPECT_GE(*s.steal_ms, 0);
+  EXPECT_GE(*s.irq_ms, 0);
+  // /proc/stat counts in ticks (10 ms): a tick may land on either side of the span.
+  EXPECT_LE(*s.steal_ms + *s.irq_ms, wall_ms + 20);
 }
 
 // Steal per variant: wall samples that vary only by what the hypervisor took are fully

@@ -1,5 +1,7 @@
 #include "run/sample.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include "common/errors.hpp"
@@ -10,15 +12,19 @@ namespace perfgate::run {
 json summarise_steal(const std::vector<Sample>& samples, const std::string& variant) {
   std::vector<double> wall, steal, irq;
   int flagged = 0;
+  bool every_wall = true;  // service samples have no wall_ms: steal is summarised, not set against it
   for (const auto& s : samples) {
+    if (s.warmup || s.variant != variant || !s.steal_ms) continue;
     auto w = s.metrics.find("wall_ms");
-    if (s.warmup || s.variant != variant || !s.steal_ms || w == s.metrics.end()) continue;
-    wall.push_back(w->second.value);
+    if (w == s.metrics.end())
+      every_wall = false;
+    else
+      wall.push_back(w->second.value);
     steal.push_back(*s.steal_ms);
     irq.push_back(s.irq_ms.value_or(0));
     flagged += s.steal_flagged ? 1 : 0;
   }
-  const std::size_t n = wall.size();
+  const std::size_t n = steal.size();
   if (n == 0) return {{"samples", 0}};
   auto mean = [](const std::vector<double>& v) {
     double t = 0;
@@ -32,18 +38,32 @@ json summarise_steal(const std::vector<Sample>& samples, const std::string& vari
     for (double x : v) t += (x - m) * (x - m);
     return t / static_cast<double>(v.size() - 1);
   };
+  json out = {{"samples", n},
+              {"steal_ms_mean", mean(steal)},
+              {"steal_ms_max", *std::max_element(steal.begin(), steal.end())},
+              {"irq_ms_mean", mean(irq)},
+              {"flagged_samples", flagged},
+              {"flag_share", kStealFlagShare}};
+  if (!every_wall) return out;
   std::vector<double> wall_less_steal(n);
   for (std::size_t i = 0; i < n; ++i) wall_less_steal[i] = wall[i] - steal[i];
   const double var_wall = variance(wall);
-  double explained = var_wall > 0 ? 1.0 - variance(wall_less_steal) / var_wall : 0.0;
-  explained = std::min(1.0, std::max(0.0, explained));
-  return {{"samples", n},
-          {"steal_ms_mean", mean(steal)},
-          {"steal_ms_max", *std::max_element(steal.begin(), steal.end())},
-          {"irq_ms_mean", mean(irq)},
-          {"flagged_samples", flagged},
-          {"flag_share", kStealFlagShare},
-          {"wall_variance_explained_by_steal", explained}};
+  const double explained = var_wall > 0 ? 1.0 - variance(wall_less_steal) / var_wall : 0.0;
+  out["wall_variance_explained_by_steal"] = std::min(1.0, std::max(0.0, explained));
+  return out;
+}
+
+StealSpan::StealSpan(std::vector<int> cpus)
+    : cpus_(std::move(cpus)), start_(measure::read_proc_stat()), t0_(std::chrono::steady_clock::now()) {}
+
+void StealSpan::record(Sample& s) const {
+  const auto end = measure::read_proc_stat();
+  if (start_.empty() || end.empty()) return;
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0_).count();
+  const auto loss = measure::cpu_loss(start_, end, cpus_, ::sysconf(_SC_CLK_TCK));
+  s.steal_ms = loss.steal_ms;
+  s.irq_ms = loss.irq_ms;
+  s.steal_flagged = wall_ms > 0 && loss.steal_ms > kStealFlagShare * wall_ms;
 }
 
 namespace {

@@ -1,12 +1,14 @@
 // One sample: one run of one variant in one round, with every figure and where it came from.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "measure/proc_stat.hpp"
 #include "run/child.hpp"
 
 namespace perfgate::run {
@@ -38,6 +40,23 @@ struct Sample {
 // A wall sample whose CPUs lost more than this share of its wall time to the hypervisor is
 // flagged: its wall time says more about the host than about the program.
 inline constexpr double kStealFlagShare = 0.05;
+
+// What the CPUs of a span of a sample lost: a service's measured window or a phased client's
+// phases, where the sample is no single child (a batch sample reads it in run_child). Reads
+// /proc/stat and the clock when made and when recorded; the CPUs are the server's and the
+// load generator's, since a window's figures depend on both.
+class StealSpan {
+ public:
+  explicit StealSpan(std::vector<int> cpus);
+  // Sets the sample's steal_ms, irq_ms and steal_flagged (against the span's wall time);
+  // nothing when /proc/stat cannot be read.
+  void record(Sample& s) const;
+
+ private:
+  std::vector<int> cpus_;
+  measure::CpuTickTable start_;
+  std::chrono::steady_clock::time_point t0_;
+};
 
 // The figures the harness measures outside the program (wall, CPU, RSS, syscalls, context
 // switches), each with its source. See docs/scenario-contract.md.

@@ -1,5 +1,6 @@
 #include "run/service_sampler.hpp"
 
+#include <algorithm>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -74,6 +75,14 @@ json stats_of(unsigned port, const std::string& path) {
 
 }  // namespace
 
+std::vector<int> cpus_of(const ServicePlan& plan) {
+  std::vector<int> cpus = plan.server_cpus;
+  cpus.insert(cpus.end(), plan.load_cpus.begin(), plan.load_cpus.end());
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  return cpus;
+}
+
 ChildSpec serve_spec(const ServicePlan& plan, const std::string& variant, const fs::path& dir) {
   ChildSpec spec;
   spec.argv = {plan.program, "serve",    "--variant",        variant,    "--profile",  plan.profile, "--fixture",
@@ -138,8 +147,11 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   json s0 = stats_of(port, stats_path);
   auto cpu0 = cgroup.cpu();
   check_interrupted();
+  const StealSpan span(cpus_of(plan));
   load::LoadResult r = run(plan.load.value("duration_s", 5.0), "window");
   auto cpu1 = cgroup.cpu();
+  Sample s;
+  span.record(s);
   json s1 = stats_of(port, stats_path);
   const int rc = server.stop();
   // A server that found its own answers wrong says so on its last stdout line, at exit: that
@@ -156,7 +168,6 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
                    tail_of_file(spec.stderr_path));
   if (book.failure()) throw EquivalenceFailure(*book.failure());
 
-  Sample s;
   s.round = round;
   s.variant = variant;
   s.warmup = warmup;

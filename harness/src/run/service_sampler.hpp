@@ -23,6 +23,9 @@ struct ServicePlan {
   std::uint64_t seed = 1;
 };
 
+// The CPUs a service sample uses: the server's and the load generator's, each once.
+std::vector<int> cpus_of(const ServicePlan& plan);
+
 // Runs one sample. Every answer (warm-up and window) is checked in `book` as it arrives (the
 // response gate: gate::ResponseGate owns the book across the scenario's samples); throws
 // EquivalenceFailure (exit 3) when an answer differed or the server's last stdout line said
