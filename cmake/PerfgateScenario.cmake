@@ -12,8 +12,33 @@ function(perfgate_scenario)
   foreach(f scenario.json ${S_EXTRA_FILES})
     configure_file(${CMAKE_CURRENT_SOURCE_DIR}/${f} ${dir}/${f} COPYONLY)
   endforeach()
+  perfgate_sources_digest(${dir})
   install(TARGETS scenario_${S_NAME} RUNTIME DESTINATION share/perfgate/scenarios/${S_NAME})
-  install(FILES scenario.json ${S_EXTRA_FILES} DESTINATION share/perfgate/scenarios/${S_NAME})
+  install(FILES scenario.json ${S_EXTRA_FILES} ${dir}/sources.sha256 DESTINATION share/perfgate/scenarios/${S_NAME})
+endfunction()
+
+# perfgate_sources_digest(<catalog dir>)
+#
+# Writes <catalog dir>/sources.sha256: one SHA-256 over the name and content of every file of
+# the scenario's folder that can change what it measures — all but docs (*.md), tests (tests/,
+# test_*, *_test.*), tools/ and scenario.json (whose parts that shape the work the fingerprint
+# takes itself, so a new claim or a reworded title stales nothing). A baseline run recorded with other sources is stale
+# (harness/src/suite/fingerprint.hpp). Any change to those files re-runs the configure step,
+# so the digest follows the sources.
+function(perfgate_sources_digest dir)
+  file(GLOB_RECURSE files CONFIGURE_DEPENDS RELATIVE ${CMAKE_CURRENT_SOURCE_DIR} ${CMAKE_CURRENT_SOURCE_DIR}/*)
+  list(FILTER files EXCLUDE REGEX "(\\.md$|^tests/|^tools/|(^|/)test_[^/]*$|_test\\.[^/]*$|^scenario\\.json$)")
+  list(SORT files)
+  set(listing "")
+  set(absolute "")
+  foreach(f ${files})
+    file(SHA256 ${CMAKE_CURRENT_SOURCE_DIR}/${f} h)
+    string(APPEND listing "${f} ${h}\n")
+    list(APPEND absolute ${CMAKE_CURRENT_SOURCE_DIR}/${f})
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${absolute})
+  string(SHA256 digest "${listing}")
+  file(CONFIGURE OUTPUT ${dir}/sources.sha256 CONTENT "${digest}\n")
 endfunction()
 
 # perfgate_pg_scenario(NAME <name> SOURCES <files...> [TEST <gtest source>])

@@ -155,11 +155,11 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
   report.digest(digest.hex())
       .metric("stampede_ms", herd.wall_ms, "ms")
-      .metric("remote_fetches", static_cast<double>(after_herd.fetches), "count")
+      .count("remote_fetches", static_cast<double>(after_herd.fetches))
       .metric("remote_mib", static_cast<double>(after_herd.bytes) / (1 << 20), "MiB")
       .metric("torn_files", torn, "count")
       .metric("shared_tmp_writers", static_cast<double>(cache->counters().shared_tmp_writers), "count")
-      .metric("warm_fetches", static_cast<double>(warm_fetches), "count")
+      .count("warm_fetches", static_cast<double>(warm_fetches))
       .metric("warm_read_ms", warm.ms, "ms")
       .metric("reader_ms_p50", perfgate::percentile(reader_ms, 0.5), "ms")
       .metric("landed_ms", landed_ms, "ms")

@@ -93,8 +93,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
   std::sort(ns.begin(), ns.end());
   perfgate::Report report;
-  report.metric("retained_mib", retained / kMiB, "MiB")
-      .metric("cache_entries", static_cast<double>(entries), "count")
+  report.count("retained_mib", retained / kMiB, "MiB")
+      .count("cache_entries", static_cast<double>(entries))
       .metric("get_p50_ns", perfgate::percentile_sorted(ns, 0.50), "ns")
       .metric("get_p99_ns", perfgate::percentile_sorted(ns, 0.99), "ns")
       .metric("later_misses", static_cast<double>(answer.misses - fill_misses), "count")

@@ -32,7 +32,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const double read_ms = sw.ms();
   work.field(rd.digest);
   for (const auto& l : rd.lines) out.line(l);
-  report.metric("read_ms", read_ms, "ms").metric("read_calls", static_cast<double>(rd.calls), "count");
+  report.metric("read_ms", read_ms, "ms").count("read_calls", static_cast<double>(rd.calls));
   report.extra("read_digest", rd.digest).extra("read_bytes", rd.bytes);
 
   if (!inv.has("read-only")) {
@@ -43,7 +43,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
               : mode == "buffered" ? upload_spool::spool_buffered(
                                          dir ? dir : ".", p, std::stoul(inv.flag("write-buffer-kib", "512")) * 1024)
                                    : throw std::runtime_error("--write must be bare or buffered");
-    report.metric("write_ms", sw.ms(), "ms").metric("write_calls", static_cast<double>(wr.calls), "count");
+    report.metric("write_ms", sw.ms(), "ms").count("write_calls", static_cast<double>(wr.calls));
     report.extra("write_bytes", wr.bytes);
     work.field(wr.digest);
     for (const auto& l : wr.lines) out.line(l);

@@ -7,6 +7,7 @@ import os
 import pathlib
 import random
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -135,3 +136,62 @@ def test_history_in_postgresql_same_schema_same_answer(perfgate, tmp_path, postg
     lite = perfgate("history", "show", "synthetic", "--db", sqlite)
     strip = lambda out: [l for l in out.splitlines() if l[:1].isdigit() or "run #" in l]
     assert strip(show.stdout) == strip(lite.stdout)
+
+
+def _add_at_once(perfgate_bin, db, file_sets):
+    """`history add` of each set in its own process, all started together: (exit code, stdout, stderr) each."""
+    procs = [subprocess.Popen([perfgate_bin, "history", "add", *map(str, files), "--db", str(db)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for files in file_sets]
+    return [(p.wait(timeout=300), *p.communicate()) for p in procs]
+
+
+RACE_RUNS, RACE_SHARED = 120, 60
+
+
+def _overlapping_sets(tmp_path):
+    # Both start with the shared runs, in the same order: the one behind skips faster than the
+    # other records, so it catches up and both reach the same run at the same moment, many times.
+    files = [synthetic.write(tmp_path / f"race{i:03d}.json",
+                             synthetic.results(f"run-{i:03d}", f"d{i:03d}" + "0" * 37,
+                                               f"2026-04-01T12:{i // 60:02d}:{i % 60:02d}Z", 0.5))
+             for i in range(RACE_RUNS)]
+    shared, rest = files[:RACE_SHARED], files[RACE_SHARED:]
+    half = len(rest) // 2
+    return files, [shared + rest[:half], shared + rest[half:]]
+
+
+def _check_each_recorded_once(outcomes, files, counts):
+    for code, out, err in outcomes:
+        assert code == 0, out + err
+    added = sum(out.count("added   ") for _, out, _ in outcomes)
+    already = sum(out.count("already ") for _, out, _ in outcomes)
+    assert (added, already) == (len(files), RACE_SHARED), [out for _, out, _ in outcomes]
+    # Every run once, each with its three points (the ratio, and both medians).
+    assert counts == {f"run-{i:03d}": 3 for i in range(len(files))}
+
+
+def test_concurrent_adds_of_overlapping_files_record_every_run_once(perfgate_bin, tmp_path):
+    for attempt in range(3):  # a fresh database each time: its creation races too
+        db = tmp_path / f"h{attempt}" / "history.sqlite"
+        files, sets = _overlapping_sets(tmp_path)
+        outcomes = _add_at_once(perfgate_bin, db, sets)
+        with sqlite3.connect(db) as c:
+            counts = dict(c.execute("SELECT r.run_id, count(p.run_id) FROM perfgate_runs r "
+                                    "LEFT JOIN perfgate_points p ON p.run_id = r.run_id GROUP BY r.run_id"))
+            assert c.execute("SELECT version FROM perfgate_history_schema").fetchall() == [(2,)]
+        _check_each_recorded_once(outcomes, files, counts)
+
+
+def test_concurrent_adds_into_postgresql_record_every_run_once(perfgate_bin, tmp_path, postgres):
+    psql = str(_pg_bin() / "psql")
+    for attempt in range(3):
+        dsn = postgres.replace("dbname=postgres", f"dbname=race{attempt}")
+        subprocess.run([psql, postgres, "-qc", f"CREATE DATABASE race{attempt}"], check=True, capture_output=True)
+        files, sets = _overlapping_sets(tmp_path)
+        outcomes = _add_at_once(perfgate_bin, dsn, sets)
+        rows = subprocess.run([psql, dsn, "-qAtF", " ", "-c",
+                               "SELECT r.run_id, count(p.run_id) FROM perfgate_runs r LEFT JOIN perfgate_points p "
+                               "ON p.run_id = r.run_id GROUP BY r.run_id"], capture_output=True, text=True)
+        assert rows.returncode == 0, rows.stderr
+        counts = {run: int(n) for run, n in (l.split() for l in rows.stdout.split("\n") if l)}
+        _check_each_recorded_once(outcomes, files, counts)

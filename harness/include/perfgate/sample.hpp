@@ -167,13 +167,23 @@ class OutputLog {
 // --- the sample report ----------------------------------------------------------------
 
 enum class Better { Lower, Higher };
+// Exact: a count of the work (calls, rows, bytes, requests) that the same work gives on any CPU
+// with this core count; a baseline then compares it on every host class. Times are not.
+enum class Exact { No, Yes };
 
 class Report {
  public:
   // One figure of this sample, measured inside the program.
-  Report& metric(const std::string& name, double value, const std::string& unit, Better better = Better::Lower) {
+  Report& metric(const std::string& name, double value, const std::string& unit, Better better = Better::Lower,
+                 Exact exact = Exact::No) {
     metrics_[name] = {{"value", value}, {"unit", unit}, {"better", better == Better::Lower ? "lower" : "higher"}};
+    if (exact == Exact::Yes) metrics_[name]["exact"] = true;
     return *this;
+  }
+  // A count of the work itself, declared exact.
+  Report& count(const std::string& name, double value, const std::string& unit = "count",
+                Better better = Better::Lower) {
+    return metric(name, value, unit, better, Exact::Yes);
   }
   // Raw observations behind a metric (per-page latencies, per-request times...).
   Report& series(const std::string& name, const std::vector<double>& values, const std::string& unit) {

@@ -19,7 +19,9 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("scenarios", *names, "Scenarios to run (default: all of the catalog)");
   cmd->add_option("--profile", o->profile, "quick (CI-sized) or full (the write-ups' sizes)")->capture_default_str();
   cmd->add_option("--out", o->out_dir, "Write DIR/results.json (default: perfgate-out)");
-  cmd->add_option("--catalog", o->catalog_dir, "A folder of scenario folders instead of the bundled catalog");
+  cmd->add_option("--catalog", o->catalog_dir,
+                  "A folder of scenario folders instead of the bundled catalog: your project. The results record\n"
+                  "the commit of the git repository holding it, and baseline.json in it is the default baseline");
   cmd->add_option("--scenario-arg", o->scenario_args,
                   "VARIANT=ARG: append ARG to that variant's command (test-only flags of a scenario)");
   cmd->add_option("--shard", o->shard,

@@ -44,7 +44,7 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
         o.baseline_given = true;
       },
       "baseline.json to compare with, or none (run default: share/perfgate/baseline.json, the committed one; "
-      "ab: none)");
+      "run --catalog DIR: DIR/baseline.json; ab: none)");
   cmd->add_option_function<double>(
          "--baseline-tolerance", [&o](double pct) { o.baseline_tolerance = pct / 100.0; },
          "Percent a ratio may move from the baseline's before it can fail (default 5; an entry's own wins)")

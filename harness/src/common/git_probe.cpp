@@ -1,6 +1,7 @@
 #include "common/git_probe.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <vector>
 
 #include "process/capture.hpp"
@@ -18,6 +19,22 @@ std::string git_output(const std::filesystem::path& dir, const std::vector<std::
   return out;
 }
 
+// CI checks out a detached commit: its own variables name the branch. GITHUB_HEAD_REF is a pull
+// request's source branch (GITHUB_REF_NAME is then "N/merge").
+std::string ci_branch() {
+  for (const char* v : {"GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME"}) {
+    const char* value = std::getenv(v);
+    if (value && *value) return value;
+  }
+  return "";
+}
+
+std::string branch_of(const std::filesystem::path& dir) {
+  std::string b = ci_branch();
+  if (b.empty()) b = git_output(dir, {"rev-parse", "--abbrev-ref", "HEAD"});
+  return b == "HEAD" ? "" : b;  // detached outside CI: no branch to name
+}
+
 }  // namespace
 
 GitState git_state(const std::filesystem::path& dir) {
@@ -26,6 +43,7 @@ GitState git_state(const std::filesystem::path& dir) {
   if (commit.empty()) return s;
   s.commit = commit;
   s.dirty = !git_output(dir, {"status", "--porcelain", "--untracked-files=no"}).empty();
+  s.branch = branch_of(dir);
   return s;
 }
 

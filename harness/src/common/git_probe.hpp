@@ -1,4 +1,4 @@
-// Which commit a tree is at, for the results' run.git and --against's other build. A tree
+// Which commit (and branch) a tree is at, for the results' run.git and --against's other build. A tree
 // that is not a git checkout (a release tarball) answers "unknown", never an error.
 #pragma once
 
@@ -10,6 +10,8 @@ namespace perfgate {
 struct GitState {
   std::string commit = "unknown";  // HEAD, or "unknown"
   bool dirty = false;              // tracked files modified
+  // The branch checked out, or CI's name for it (a CI checkout is detached); empty when unknown.
+  std::string branch;
 };
 
 GitState git_state(const std::filesystem::path& dir);

@@ -39,6 +39,8 @@ std::vector<model::BaselineEntry> entries_from_scenario(const model::ResultsDoc&
     e.compare_to = c.baseline;
     e.unit = c.unit;
     e.better = c.better;
+    e.exact = c.exact;
+    e.fingerprint = scenario.fingerprint;
     e.ratio = c.r.ratio;
     e.ci = {c.r.ci.lo, c.r.ci.hi};
     e.confidence = c.confidence;

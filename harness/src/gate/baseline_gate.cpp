@@ -3,6 +3,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
 #include "common/number_format.hpp"
@@ -47,30 +48,13 @@ std::string pct(double change) {
 std::string pval(double p) { return format_p_value(p); }
 
 std::string describe(const ShiftTest& t) {
-  if (t.rule == "kept-share") {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "kept %.0f%% of the accepted improvement (interval's best end %.0f%%)",
-                  t.kept_share * 100, t.kept_share_best * 100);
-    return pct(t.change) + ", " + buf + ": " + t.verdict;
-  }
-  if (t.rule == "ratio-tolerance") return pct(t.change) + " [" + pct(t.ci[0]) + ", " + pct(t.ci[1]) + "]: " + t.verdict;
+  if (t.rule == "exact") return pct(t.change) + ": " + t.verdict;
   return pct(t.change) + " [" + pct(t.ci[0]) + ", " + pct(t.ci[1]) + "], p " + pval(t.p) + " (Holm " +
          pval(t.p_adjusted) + "): " + t.verdict;
 }
 
 // Toward the bad side: +x is worse whichever way the metric points.
 double bad(double log_change, const std::string& better) { return better == "higher" ? -log_change : log_change; }
-
-std::string rule_why(const ShiftTest& t, const std::string& host_class, int same_class) {
-  char buf[256];
-  if (t.rule == "between-run")
-    std::snprintf(buf, sizeof buf, "between-run: %d accepted runs on %s, between-run sd %.3g on ln ratio",
-                  t.accepted_runs, host_class.c_str(), t.between_sd);
-  else
-    std::snprintf(buf, sizeof buf, "%s: %d accepted run(s) on %s (between-run needs 3), %d in all", t.rule.c_str(),
-                  same_class, host_class.c_str(), t.accepted_runs);
-  return buf;
-}
 
 // Worse or better only when significant and wholly outside the band, on that side.
 std::string decide(const ShiftTest& t, double alpha, double tolerance, const std::string& better) {
@@ -101,61 +85,122 @@ std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, do
   return t;
 }
 
-ShiftTest ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry, double tolerance,
-                     const BaselineOptions& o) {
-  ShiftTest t;
-  const std::string host_class = now.host_class();
-  std::vector<double> same, all;
+namespace {
+
+// The accepted runs that measured what this run measured: same scenario sources, params and
+// measurement version. A results file written before fingerprints cannot say, so nothing is
+// left out for it (the detail says so).
+std::vector<model::AcceptedRun> current_runs(const model::BaselineEntry& now, const model::BaselineEntry& entry,
+                                             int* stale) {
+  std::vector<model::AcceptedRun> out;
+  *stale = 0;
   for (const auto& r : entry.runs.empty() ? std::vector<model::AcceptedRun>{entry.as_run()} : entry.runs) {
     if (!usable(r.ratio)) continue;
-    all.push_back(std::log(r.ratio));
-    if (r.host_class() == host_class) same.push_back(std::log(r.ratio));
+    if (!now.fingerprint.empty() && r.fingerprint != now.fingerprint) {
+      ++*stale;
+      continue;
+    }
+    out.push_back(r);
   }
+  return out;
+}
+
+double mean_log_ratio(const std::vector<model::AcceptedRun>& runs) {
+  double t = 0;
+  for (const auto& r : runs) t += std::log(r.ratio);
+  return t / static_cast<double>(runs.size());
+}
+
+std::string ratio_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// Why a host-dependent ratio has nothing to be compared with on this class, with what the
+// other classes accepted, so a reader sees how far machines move it.
+std::string no_class_runs(const model::BaselineEntry& now, const std::vector<model::AcceptedRun>& runs, int min_runs) {
+  const std::string host_class = now.host_class();
+  std::map<std::string, std::vector<model::AcceptedRun>> by_class;
+  for (const auto& r : runs) by_class[r.host_class()].push_back(r);
+  const auto here = by_class.find(host_class);
+  const int k = here == by_class.end() ? 0 : static_cast<int>(here->second.size());
+  std::string why =
+      std::to_string(k) + " accepted run(s) on host class " + host_class + " (" + std::to_string(min_runs) + " needed";
+  for (const auto& [cls, rs] : by_class)
+    if (cls != host_class)
+      why += "; " + std::to_string(rs.size()) + " on " + cls + ", ratio " + ratio_text(std::exp(mean_log_ratio(rs)));
+  why += "): ratio " + ratio_text(now.ratio) + " here — `perfgate baseline update --append RESULTS` records this class";
+  return why;
+}
+
+}  // namespace
+
+std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry,
+                                    double tolerance, const BaselineOptions& o, std::string* why_not) {
+  int stale = 0;
+  const std::vector<model::AcceptedRun> current = current_runs(now, entry, &stale);
+  const std::string stale_note = stale ? "; " + std::to_string(stale) +
+                                             " stale accepted run(s) left out (another scenario fingerprint: "
+                                             "sources, params or measurement version changed since)"
+                                 : now.fingerprint.empty()
+                                     ? "; this results file has no scenario fingerprint, so no run was checked for "
+                                       "staleness"
+                                     : "";
+  const std::string host_class = now.host_class();
   const double x = std::log(now.ratio), band = std::log1p(tolerance);
-  if (static_cast<int>(same.size()) >= o.min_runs) {
-    const double k = static_cast<double>(same.size());
-    const double mean = std::accumulate(same.begin(), same.end(), 0.0) / k;
-    double ss = 0;
-    for (double y : same) ss += (y - mean) * (y - mean);
-    // Exact counts (no spread at all) keep sd 0: only the tolerance separates a change from none.
-    const double raw_sd = std::sqrt(ss / (k - 1));
-    const double sd = raw_sd > 0 ? std::max(raw_sd, o.min_between_sd) : 0.0, scale = sd * std::sqrt(1 + 1 / k);
-    const boost::math::students_t dist(k - 1);
-    const double q = boost::math::quantile(dist, 0.975);
-    t.rule = "between-run";
-    t.accepted_runs = static_cast<int>(k);
-    t.between_sd = sd;
-    t.change = std::exp(x - mean);
-    t.ci = {std::exp(x - mean - q * scale), std::exp(x - mean + q * scale)};
-    const double beyond = bad(x - mean, now.better) - band;
-    // With no spread (exact counts) only the tolerance separates a change from none.
-    t.p = scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / scale)) : (beyond > 0 ? 0.0 : 1.0);
-    t.why = rule_why(t, host_class, static_cast<int>(same.size()));
-    return t;  // verdict after Holm
+  ShiftTest t;
+  if (now.exact.value_or(entry.exact.value_or(false)) && entry.exact.value_or(false)) {
+    // A count of the work: the same on every CPU with this core count.
+    std::vector<model::AcceptedRun> same_cores;
+    for (const auto& r : current)
+      if (r.cores == now.as_run().cores) same_cores.push_back(r);
+    if (same_cores.empty()) {
+      *why_not = "an exact count with no current accepted run on " + std::to_string(now.as_run().cores) + " cores" +
+                 stale_note;
+      return std::nullopt;
+    }
+    const double ref = mean_log_ratio(same_cores);
+    t.rule = "exact";
+    t.accepted_runs = static_cast<int>(same_cores.size());
+    t.change = std::exp(x - ref);
+    t.ci = {t.change, t.change};
+    // A count moved or it did not: a decision, not a test, so it takes no share of the Holm family.
+    t.p = t.p_adjusted = bad(x - ref, now.better) > band ? 0.0 : 1.0;
+    t.verdict = t.p == 0 ? "worse" : bad(x - ref, now.better) < -band ? "better" : "no significant change";
+    t.why = "exact: " + std::to_string(same_cores.size()) + " accepted run(s) on " +
+            std::to_string(now.as_run().cores) + " cores, any CPU model (a count of the work)" + stale_note;
+    return t;
   }
-  const double ref = std::accumulate(all.begin(), all.end(), 0.0) / static_cast<double>(all.size());
-  t.accepted_runs = static_cast<int>(all.size());
-  t.change = std::exp(x - ref);
-  t.ci = {now.ci[0] / std::exp(ref), now.ci[1] / std::exp(ref)};
-  t.p_adjusted = t.p = 1;  // a rule on the interval, not a test: nothing to correct
-  // An accepted improvement large enough that losing `share` of it is more than the tolerance:
-  // how much of it does this run keep? Worse when the estimate keeps less than the share and the
-  // run's interval excludes the accepted ratio (so noise alone cannot fail it).
-  if (-bad(ref, now.better) * o.share > band) {
-    const double best = now.better == "higher" ? now.ci[1] : now.ci[0];
-    t.rule = "kept-share";
-    t.kept_share = x / ref;
-    t.kept_share_best = usable(best) ? std::log(best) / ref : 1;
-    t.verdict = t.kept_share < o.share && t.kept_share_best < 1 ? "worse"
-                : t.kept_share > 1 + o.share                    ? "better"
-                                                                : "no significant change";
-  } else {
-    t.rule = "ratio-tolerance";
-    const double lo = bad(std::log(t.ci[0]), now.better), hi = bad(std::log(t.ci[1]), now.better);
-    t.verdict = std::min(lo, hi) > band ? "worse" : std::max(lo, hi) < -band ? "better" : "no significant change";
+  std::vector<double> same;
+  for (const auto& r : current)
+    if (r.host_class() == host_class) same.push_back(std::log(r.ratio));
+  if (static_cast<int>(same.size()) < o.min_runs) {
+    // No rule may claim to know how far another machine moves a time ratio: not gated.
+    *why_not = no_class_runs(now, current, o.min_runs) + stale_note;
+    return std::nullopt;
   }
-  t.why = rule_why(t, host_class, static_cast<int>(same.size()));
-  return t;
+  const double k = static_cast<double>(same.size());
+  const double mean = std::accumulate(same.begin(), same.end(), 0.0) / k;
+  double ss = 0;
+  for (double y : same) ss += (y - mean) * (y - mean);
+  // Exact counts (no spread at all) keep sd 0: only the tolerance separates a change from none.
+  const double raw_sd = std::sqrt(ss / (k - 1));
+  const double sd = raw_sd > 0 ? std::max(raw_sd, o.min_between_sd) : 0.0, scale = sd * std::sqrt(1 + 1 / k);
+  const boost::math::students_t dist(k - 1);
+  const double q = boost::math::quantile(dist, 0.975);
+  t.rule = "between-run";
+  t.accepted_runs = static_cast<int>(k);
+  t.between_sd = sd;
+  t.change = std::exp(x - mean);
+  t.ci = {std::exp(x - mean - q * scale), std::exp(x - mean + q * scale)};
+  const double beyond = bad(x - mean, now.better) - band;
+  t.p = scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / scale)) : (beyond > 0 ? 0.0 : 1.0);
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "between-run: %d accepted runs on %s, between-run sd %.3g on ln ratio",
+                t.accepted_runs, host_class.c_str(), t.between_sd);
+  t.why = buf + stale_note;
+  return t;  // verdict after Holm
 }
 
 std::vector<BaselineCheck> check_against_baseline(const std::vector<model::BaselineEntry>& now,
@@ -178,9 +223,9 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
       if (b->tolerance) c.tolerance = *b->tolerance;
       if (!usable(e.ratio) || !usable(e.ci[0]) || !usable(e.ci[1]) || !usable(b->ratio)) {
         c.why = "a ratio or an interval end is zero or unbounded";
-      } else {
+      } else if (auto t = ratio_rule(e, *b, c.tolerance, o, &c.why)) {
         c.comparable = true;
-        c.ratio = ratio_rule(e, *b, c.tolerance, o);
+        c.ratio = *t;
       }
       if (b->host_fingerprint != e.host_fingerprint) {
         c.absolute_why = "host fingerprint differs (baseline " + b->host_fingerprint + ", this run " +
@@ -241,9 +286,8 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
                        " (commit " + b.commit.substr(0, 12) + "): change " + describe(c.ratio) + " (tolerance " + tol +
                        "; rule " + c.ratio.why + ")";
   if (!passed)
-    detail += c.ratio.rule == "kept-share" ? " — the run keeps less than the required share of the accepted improvement"
-              : c.ratio.rule == "between-run" ? " — the ratio is outside the accepted runs' spread"
-                                              : " — the ratio is beyond the tolerance of the accepted one";
+    detail += c.ratio.rule == "exact" ? " — an exact count moved beyond the tolerance"
+                                      : " — the ratio is outside the accepted runs' spread";
   detail += "; absolute: ";
   if (c.absolute_compared)
     detail += c.now.variant + " median " + num(c.now.after_median) + " vs " + num(b.after_median) + " " + c.now.unit +

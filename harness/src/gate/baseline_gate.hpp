@@ -1,21 +1,18 @@
 // The baseline gate: this run's AFTER/BEFORE ratios against the accepted ones in
-// baseline.json. A ratio's run-to-run spread (boots, load, hosts) is far wider than any one
-// run's interval, so the gate tests against the spread of the accepted runs, never against
-// within-run intervals alone (docs/baseline.md, "The comparison"):
+// baseline.json (docs/baseline.md, "The comparison"). Only accepted runs that measured what this
+// run measured count (the scenario fingerprint: sources, params, measurement version); the rest
+// are stale. Then, by what the metric is:
 //
-// - between-run (>= 3 accepted runs on this host class, CPU model x cores): y_i = ln ratio_i,
-//   mean ȳ, sd s over k runs; this run's x = ln ratio is a new draw, so with
-//   d = (x - ȳ) toward the bad side, t = (d - ln(1 + tol)) / (s sqrt(1 + 1/k)) has at most a
-//   t(k-1) tail: one-sided p, Holm across the run's between-run comparisons, worse when
+// - exact (a count of the work, declared so where the metric is defined): compared on every
+//   host class with the same core count; worse when it moved beyond the tolerance.
+// - host-dependent (time, CPU, latency, memory): compared only with accepted runs on this
+//   run's host class (CPU model x cores), and only when there are at least 3 of them. Between-run
+//   rule: y_i = ln ratio_i, mean ȳ, sd s over k runs; this run's x = ln ratio is a new draw, so
+//   with d = (x - ȳ) toward the bad side, t = (d - ln(1 + tol)) / (s sqrt(1 + 1/k)) has at most
+//   a t(k-1) tail: one-sided p, Holm across the run's between-run comparisons, worse when
 //   p_adjusted < alpha. The change's interval is the 95% prediction interval of the ratio.
-// - kept-share (fewer runs, or another host class, and an accepted improvement so large that
-//   `share` of it exceeds the tolerance): the share of the accepted improvement ln(b) this run
-//   keeps, ln(r) / ln(b), with b the geometric mean of the accepted ratios. Worse when it keeps
-//   less than `share` (half) and this run's interval excludes b: it survives a change of
-//   machine, which moves ratios by far less than half an improvement.
-// - ratio-tolerance (fewer runs and an accepted ratio near 1 or on its bad side, e.g. a
-//   no-regress scenario at ~1x): worse when this run's whole interval lies beyond b (1 + tol)
-//   on the bad side.
+//   Fewer runs on this class: not comparable, never a cross-class guess — ratios move by
+//   factors between CPU classes (carddav_report 0.459 on AMD EPYC, 0.133 on Intel Xeon).
 // Absolute medians are compared only on the host the baseline was measured on (reported, not
 // gated: a machine's load moves them more than code does). A metric with no entry, or with an
 // entry that cannot be compared, is "no comparable baseline" — never a pass.
@@ -33,7 +30,6 @@ namespace perfgate::gate {
 struct BaselineOptions {
   double alpha = 0.05;
   double tolerance = 0.05;  // a fraction; an entry's own tolerance wins
-  double share = 0.5;       // kept-share rule: the least share of the accepted improvement kept
   int min_runs = 3;         // accepted runs on this host class for the between-run rule
   // The least between-run sd (ln ratio) the between-run rule assumes for a ratio that varies at
   // all: three runs recorded back to back on one machine can agree by chance far more closely
@@ -46,10 +42,9 @@ struct ShiftTest {
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
   std::string verdict = "no significant change";  // better, worse, no significant change
-  std::string rule = "shift";                     // between-run, kept-share, ratio-tolerance; shift (absolute figures)
+  std::string rule = "shift";                     // between-run, exact; shift (absolute figures)
   int accepted_runs = 0;                          // runs behind the reference (on this host class for between-run)
   double between_sd = 0;                          // sd of the accepted ln ratios (between-run)
-  double kept_share = 1, kept_share_best = 1;     // kept-share: at the point and at the interval's best end
   std::string why;                                // which rule and why that one, for people
 };
 
@@ -71,9 +66,11 @@ std::optional<ShiftTest> shift_test(double now, std::array<double, 2> now_ci, do
                                     std::array<double, 2> base_ci, double confidence);
 
 // The rule and the verdict of one ratio against an entry's accepted runs, before any
-// correction (between-run p is Holm-corrected by check_against_baseline).
-ShiftTest ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry, double tolerance,
-                     const BaselineOptions& options);
+// correction (between-run p is Holm-corrected by check_against_baseline). None when nothing
+// current on this host class (or core count, for an exact count) can be compared with; then
+// `why_not` says why, with what the other classes accepted.
+std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model::BaselineEntry& entry,
+                                    double tolerance, const BaselineOptions& options, std::string* why_not);
 
 // Checks `now` (one entry per gated metric of the run, from gate::entries_from_scenario)
 // against `baseline` with ratio_rule, Holm across the between-run comparisons.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using namespace perfgate;
 
 namespace {
@@ -24,13 +26,31 @@ model::BaselineEntry entry(double ratio, double lo, double hi, const std::string
   return e;
 }
 
+// An entry accepted from three runs on one host class at `ratio` (within 1%), and a run on that class.
+model::BaselineEntry accepted3(double ratio, double lo, double hi, const std::string& host = "h1") {
+  auto e = entry(ratio, lo, hi, host);
+  e.host = {{"cpu_model", "Intel Xeon"}, {"cores", 2}};
+  for (double f : {0.99, 1.0, 1.01}) {
+    auto r = e.as_run();
+    r.ratio = ratio * f;
+    r.ci = {r.ratio * 0.98, r.ratio * 1.02};
+    r.run_id = "run-" + std::to_string(f);
+    e.runs.push_back(r);
+  }
+  return e;
+}
+model::BaselineEntry here(model::BaselineEntry e) {
+  e.host = {{"cpu_model", "Intel Xeon"}, {"cores", 2}};
+  return e;
+}
+
 }  // namespace
 
 TEST(BaselineGate, SameRatioPasses) {
   model::Baseline b;
   b.exists = true;
-  b.entries = {entry(0.5, 0.48, 0.52)};
-  auto c = gate::check_against_baseline({entry(0.51, 0.49, 0.53)}, b, {});
+  b.entries = {accepted3(0.5, 0.48, 0.52)};
+  auto c = gate::check_against_baseline({here(entry(0.51, 0.49, 0.53))}, b, {});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_TRUE(c[0].comparable);
   EXPECT_EQ(c[0].ratio.verdict, "no significant change");
@@ -40,10 +60,10 @@ TEST(BaselineGate, SameRatioPasses) {
 TEST(BaselineGate, RatioMovedFromHalfToEightTenthsFails) {
   model::Baseline b;
   b.exists = true;
-  b.entries = {entry(0.5, 0.48, 0.52)};
-  auto c = gate::check_against_baseline({entry(0.8, 0.77, 0.83)}, b, {});
+  b.entries = {accepted3(0.5, 0.48, 0.52)};
+  auto c = gate::check_against_baseline({here(entry(0.8, 0.77, 0.83))}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, "worse");
-  EXPECT_NEAR(c[0].ratio.change, 1.6, 1e-9);
+  EXPECT_NEAR(c[0].ratio.change, 1.6, 1e-3);  // against the geometric mean of the three accepted runs
   auto g = gate::baseline_gate(c[0]);
   EXPECT_FALSE(g.passed.value());
   EXPECT_NE(g.detail.find("ratio moved"), std::string::npos);
@@ -53,8 +73,8 @@ TEST(BaselineGate, RatioMovedFromHalfToEightTenthsFails) {
 TEST(BaselineGate, ImprovementIsReportedNotFailed) {
   model::Baseline b;
   b.exists = true;
-  b.entries = {entry(0.8, 0.77, 0.83)};
-  auto c = gate::check_against_baseline({entry(0.5, 0.48, 0.52, "h2")}, b, {});
+  b.entries = {accepted3(0.8, 0.77, 0.83)};
+  auto c = gate::check_against_baseline({here(entry(0.5, 0.48, 0.52, "h2"))}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, "better");
   EXPECT_TRUE(gate::baseline_gate(c[0]).passed.value());
   EXPECT_FALSE(c[0].absolute_compared);
@@ -64,8 +84,8 @@ TEST(BaselineGate, ImprovementIsReportedNotFailed) {
 TEST(BaselineGate, WithinToleranceIsNotAFailureEvenIfSignificant) {
   model::Baseline b;
   b.exists = true;
-  b.entries = {entry(1.0, 0.999, 1.001)};
-  auto c = gate::check_against_baseline({entry(1.03, 1.029, 1.031)}, b, {0.05, 0.05});
+  b.entries = {accepted3(1.0, 0.999, 1.001)};
+  auto c = gate::check_against_baseline({here(entry(1.03, 1.029, 1.031))}, b, {0.05, 0.05});
   EXPECT_EQ(c[0].ratio.verdict, "no significant change");
 }
 
@@ -117,12 +137,6 @@ gate::BaselineCheck check_one(const model::BaselineEntry& now, const model::Base
   return c[0];
 }
 
-// A ratio of `kept` of the improvement of `base`, with a narrow within-run interval.
-model::BaselineEntry keeping(double base, double kept) {
-  const double r = std::pow(base, kept);
-  return on(entry(r, r * 0.99, r * 1.01));
-}
-
 }  // namespace
 
 // Five quick runs of blob_stampede on one host (issue 11): 0.276 .. 0.336. A host whose ratio
@@ -161,61 +175,89 @@ TEST(BaselineModel, ChanceAgreementOfThreeRunsIsFlooredNotTrusted) {
   EXPECT_EQ(half.ratio.verdict, "worse");
 }
 
-TEST(BaselineModel, RunsOnAnotherHostClassFallBackToTheKeptShare) {
-  auto base = on(entry(0.265, 0.257, 0.268), "AMD EPYC");
-  base.runs = {accepted(0.26, "AMD EPYC"), accepted(0.265, "AMD EPYC"), accepted(0.27, "AMD EPYC")};
-  auto c = check_one(on(entry(0.336, 0.33, 0.34)), base);  // Intel Xeon now
-  EXPECT_EQ(c.ratio.rule, "kept-share");
-  EXPECT_NEAR(c.ratio.kept_share, 0.82, 0.01);  // the issue's figure: 82% of the improvement kept
-  EXPECT_EQ(c.ratio.verdict, "no significant change");
-  EXPECT_NE(c.ratio.why.find("between-run needs 3"), std::string::npos) << c.ratio.why;
+// issue 22: on an Intel Xeon class asset_cache's ratio is stable at 0.77-0.79 while the
+// accepted AMD EPYC runs read 0.60-0.64. No rule may guess how far a machine moves a time
+// ratio: with no accepted runs on this class the ratio is not gated, and says what there was.
+TEST(BaselineModel, ATimeRatioWithoutRunsOnThisHostClassIsNotGated) {
+  auto base = on(entry(0.618, 0.607, 0.626), "AMD EPYC");
+  base.runs = {accepted(0.596, "AMD EPYC"), accepted(0.622, "AMD EPYC"), accepted(0.628, "AMD EPYC")};
+  model::Baseline b;
+  b.exists = true;
+  b.entries = {base};
+  auto c = gate::check_against_baseline({on(entry(0.79, 0.78, 0.80))}, b, {});  // Intel Xeon now
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_FALSE(c[0].comparable);
+  EXPECT_NE(c[0].why.find("0 accepted run(s) on host class Intel Xeon x2"), std::string::npos) << c[0].why;
+  EXPECT_NE(c[0].why.find("3 on AMD EPYC x2, ratio 0.615"), std::string::npos) << c[0].why;
+  EXPECT_NE(c[0].why.find("baseline update --append"), std::string::npos) << c[0].why;
+  auto g = gate::baseline_gate(c[0]);
+  EXPECT_FALSE(g.passed.has_value());  // neither a pass nor a failure
+  // Two runs on this class are still too few for a between-run spread.
+  b.entries[0].runs.push_back(accepted(0.78));
+  b.entries[0].runs.push_back(accepted(0.785));
+  EXPECT_FALSE(gate::check_against_baseline({on(entry(0.79, 0.78, 0.80))}, b, {})[0].comparable);
+  b.entries[0].runs.push_back(accepted(0.79));
+  auto three = gate::check_against_baseline({on(entry(0.79, 0.78, 0.80))}, b, {});
+  ASSERT_TRUE(three[0].comparable);
+  EXPECT_EQ(three[0].ratio.rule, "between-run");
+  EXPECT_EQ(three[0].ratio.accepted_runs, 3);  // this class's only
 }
 
-TEST(BaselineModel, FortyPercentOfTheImprovementKeptFailsSixtyPasses) {
-  auto base = on(entry(0.25, 0.245, 0.255));
-  auto forty = check_one(keeping(0.25, 0.4), base);
-  EXPECT_EQ(forty.ratio.rule, "kept-share");
-  EXPECT_EQ(forty.ratio.verdict, "worse");
-  EXPECT_FALSE(gate::baseline_gate(forty).passed.value());
-  auto sixty = check_one(keeping(0.25, 0.6), base);
-  EXPECT_EQ(sixty.ratio.verdict, "no significant change");
-  EXPECT_TRUE(gate::baseline_gate(sixty).passed.value());
-  // Higher-is-better metrics keep their improvement above 1.
-  auto up = on(entry(4, 3.9, 4.1));
-  up.better = "higher";
-  auto forty_up = keeping(4, 0.4), sixty_up = keeping(4, 0.6);
-  forty_up.better = sixty_up.better = "higher";
-  EXPECT_EQ(check_one(forty_up, up).ratio.verdict, "worse");
-  EXPECT_EQ(check_one(sixty_up, up).ratio.verdict, "no significant change");
-}
-
-// The three failures of `bash scripts/main.sh` on this host against the committed baseline
-// (recorded on another host): each kept more than half of its improvement.
-TEST(BaselineModel, TheMainJobsForeignHostFailuresKeepMoreThanHalf) {
-  struct Case {
-    double base, lo_b, hi_b, now, lo, hi;
-  };
-  for (auto k : {Case{0.265, 0.257, 0.268, 0.492, 0.476, 0.522}, Case{0.163, 0.162, 0.164, 0.2035, 0.194, 0.212},
-                 Case{0.1445, 0.134, 0.187, 0.21, 0.203, 0.214}}) {
-    auto c = check_one(on(entry(k.now, k.lo, k.hi)), on(entry(k.base, k.lo_b, k.hi_b), "AMD EPYC"));
-    EXPECT_EQ(c.ratio.rule, "kept-share");
-    EXPECT_GT(c.ratio.kept_share, 0.5) << k.now;
-    EXPECT_TRUE(gate::baseline_gate(c).passed.value()) << k.now;
-  }
-}
-
-TEST(BaselineModel, RatiosInsideTheBandUseATolerance) {
-  auto base = on(entry(1.0, 0.98, 1.02));
-  EXPECT_EQ(check_one(on(entry(1.03, 1.01, 1.05)), base).ratio.verdict, "no significant change");
-  auto c = check_one(on(entry(1.12, 1.08, 1.15)), base);
-  EXPECT_EQ(c.ratio.rule, "ratio-tolerance");
+// Exact counts are the same work on any CPU: compared on every class with the same core count.
+TEST(BaselineModel, ExactCountsAreComparedOnEveryHostClassWithTheSameCores) {
+  auto base = on(entry(0.0437, 0.0437, 0.0437), "AMD EPYC");
+  base.exact = true;
+  base.runs = {accepted(0.0437, "AMD EPYC")};
+  auto now = on(entry(0.0437, 0.0437, 0.0437));  // Intel Xeon
+  now.exact = true;
+  auto same = check_one(now, base);
+  EXPECT_EQ(same.ratio.rule, "exact");
+  EXPECT_EQ(same.ratio.verdict, "no significant change");
+  auto more = on(entry(0.0437 * 1.2, 0.0437 * 1.2, 0.0437 * 1.2));  // 20% more syscalls
+  more.exact = true;
+  auto c = check_one(more, base);
   EXPECT_EQ(c.ratio.verdict, "worse");
+  EXPECT_FALSE(gate::baseline_gate(c).passed.value());
+  // Another core count may size its pools differently: not compared.
+  auto four = on(entry(0.0437, 0.0437, 0.0437), "Intel Xeon", 4);
+  four.exact = true;
+  model::Baseline b;
+  b.exists = true;
+  b.entries = {base};
+  EXPECT_FALSE(gate::check_against_baseline({four}, b, {})[0].comparable);
+  // A time metric is never exact, whatever the results file says, unless the entry is.
+  auto timed = base;
+  timed.exact = false;
+  b.entries = {timed};
+  EXPECT_FALSE(gate::check_against_baseline({now}, b, {})[0].comparable);
+}
+
+// A run recorded with other sources, params or measurement version measured something else.
+TEST(BaselineModel, StaleRunsAreLeftOut) {
+  auto base = on(entry(0.3, 0.29, 0.31));
+  base.runs = {accepted(0.29), accepted(0.30), accepted(0.31)};
+  for (auto& r : base.runs) r.fingerprint = "old";
+  auto now = on(entry(0.6, 0.59, 0.61));
+  now.fingerprint = "new";
+  model::Baseline b;
+  b.exists = true;
+  b.entries = {base};
+  auto c = gate::check_against_baseline({now}, b, {});
+  EXPECT_FALSE(c[0].comparable);
+  EXPECT_NE(c[0].why.find("3 stale accepted run(s) left out"), std::string::npos) << c[0].why;
+  for (auto& r : b.entries[0].runs) r.fingerprint = "new";
+  auto fresh = gate::check_against_baseline({now}, b, {});
+  ASSERT_TRUE(fresh[0].comparable);
+  EXPECT_EQ(fresh[0].ratio.verdict, "worse");
 }
 
 TEST(BaselineModel, ExactCountsOnTheSameHostClassFailOnlyBeyondTheTolerance) {
   auto base = on(entry(0.0438, 0.0438, 0.0438));
+  base.exact = true;
   base.runs = {accepted(0.0438), accepted(0.0438), accepted(0.0438)};
   for (auto& r : base.runs) r.ci = {0.0438, 0.0438};
-  EXPECT_EQ(check_one(on(entry(0.0440, 0.0440, 0.0440)), base).ratio.verdict, "no significant change");
-  EXPECT_EQ(check_one(on(entry(0.05, 0.05, 0.05)), base).ratio.verdict, "worse");
+  auto within = on(entry(0.0440, 0.0440, 0.0440)), beyond = on(entry(0.05, 0.05, 0.05));
+  within.exact = beyond.exact = true;
+  EXPECT_EQ(check_one(within, base).ratio.verdict, "no significant change");
+  EXPECT_EQ(check_one(beyond, base).ratio.verdict, "worse");
 }

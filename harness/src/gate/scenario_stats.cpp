@@ -1,5 +1,7 @@
 #include "gate/scenario_stats.hpp"
 
+#include <cstdio>
+
 #include "stats/multiple.hpp"
 #include "stats/power.hpp"
 
@@ -21,6 +23,7 @@ model::Summaries summarize_samples(const std::vector<run::Sample>& samples) {
       ms.unit = m.unit;
       ms.better = m.better;
       ms.source = m.source;
+      ms.exact = m.exact;
     }
   }
   for (auto& [variant, metrics] : values)
@@ -39,6 +42,7 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
   for (const auto& pair : pairs) {
     std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> paired;  // metric → (base, variant)
     std::map<std::string, const run::MetricValue*> meta;
+    std::map<std::string, bool> exact;  // both sides declared it exact in every round
     for (const auto& [round, vs] : by_round) {
       auto a = vs.find(pair.baseline), b = vs.find(pair.variant);
       if (a == vs.end() || b == vs.end()) continue;
@@ -47,6 +51,7 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
         if (base == a->second->metrics.end()) continue;
         paired[name].first.push_back(base->second.value);
         paired[name].second.push_back(m.value);
+        exact[name] = (meta.count(name) ? exact[name] : true) && m.exact && base->second.exact;
         meta[name] = &m;
       }
     }
@@ -58,6 +63,7 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
       c.metric = name;
       c.unit = meta[name]->unit;
       c.better = meta[name]->better;
+      c.exact = exact[name];
       c.gated = pair.gated && gated_metrics.count(name);
       // One bootstrap stream per comparison: the same seed replays every interval.
       try {
@@ -69,6 +75,23 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
     }
   }
   return out;
+}
+
+std::vector<std::string> check_declared_exact(model::Summaries& summaries,
+                                              std::vector<model::Comparison>& comparisons) {
+  std::vector<std::string> notes;
+  for (auto& [variant, metrics] : summaries)
+    for (auto& [name, m] : metrics) {
+      if (!m.exact || m.s.n < 2 || m.s.min == m.s.max) continue;
+      char buf[160];
+      std::snprintf(buf, sizeof buf, " took values from %.9g to %.9g over %zu rounds", m.s.min, m.s.max, m.s.n);
+      notes.push_back("bug: " + name + " of " + variant + " is declared exact but" + buf +
+                      " (a nondeterministic program, or a wrong declaration): compared as host-dependent in this run");
+      m.exact = false;
+      for (auto& c : comparisons)
+        if (c.metric == name && (c.variant == variant || c.baseline == variant)) c.exact = false;
+    }
+  return notes;
 }
 
 void decide_family(const std::vector<Comparison*>& family, double alpha, double noise) {

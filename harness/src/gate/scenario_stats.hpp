@@ -36,4 +36,9 @@ void decide_exploratory(const std::vector<model::Comparison*>& comparisons, doub
 
 stats::Better better_of(const std::string& s);
 
+// A metric declared exact must take one value over a variant's measured rounds. One that does
+// not is a bug in the program or in its declaration: it is named (the returned notes) and its
+// comparisons lose exactness for this run, so no baseline compares it across host classes.
+std::vector<std::string> check_declared_exact(model::Summaries& summaries, std::vector<model::Comparison>& comparisons);
+
 }  // namespace perfgate::gate

@@ -24,6 +24,7 @@ namespace perfgate::model {
 struct MetricSummary {
   stats::Summary s;
   std::string unit, better, source;
+  bool exact = false;  // declared exact (run::MetricValue::exact)
 };
 // variant → metric → summary, over measured (non-warm-up) samples.
 using Summaries = std::map<std::string, std::map<std::string, MetricSummary>>;
@@ -32,6 +33,9 @@ using Summaries = std::map<std::string, std::map<std::string, MetricSummary>>;
 struct Comparison {
   std::string variant, baseline, metric, unit, better;
   bool gated = false;
+  // Both sides declared the metric exact: host-independent (run::MetricValue::exact). None: a
+  // results file from before metrics were declared says nothing.
+  std::optional<bool> exact;
   stats::PairedRatio r;
   double confidence = 0.95;  // the level asked for (r.ci_confidence: the level achieved)
   double p_adjusted = 1;
@@ -71,6 +75,9 @@ struct AcceptedRun {
   std::string cpu_model, host_fingerprint;
   int cores = 0;
   std::string commit, run_id, recorded_at;
+  // What determined its figures (ScenarioResult::fingerprint); empty for a run recorded before
+  // fingerprints, which no build can vouch for.
+  std::string fingerprint;
   std::string host_class() const { return cpu_model + " x" + std::to_string(cores); }
 };
 
@@ -79,6 +86,9 @@ struct BaselineEntry {
   std::string scenario, profile, metric;
   std::string variant = "after", compare_to = "before";
   std::string unit, better = "lower";
+  // The metric is declared exact: compared on every host class with the same core count. None:
+  // not said (a results file or entry from before metrics were declared).
+  std::optional<bool> exact;
   double ratio = 1;
   std::array<double, 2> ci{1, 1};
   double confidence = 0.95;
@@ -90,13 +100,15 @@ struct BaselineEntry {
   std::string commit;
   bool dirty = false;
   std::string run_id, recorded_at;
+  std::string fingerprint;          // the newest run's (AcceptedRun::fingerprint)
   std::optional<double> tolerance;  // overrides --baseline-tolerance for this entry (a fraction)
   // Every accepted run, oldest first; the fields above are the newest one's. A schema-1 entry
   // reads as one run.
   std::vector<AcceptedRun> runs;
 
   AcceptedRun as_run() const {  // this entry's own figures as one accepted run
-    AcceptedRun a{ratio, ci, n, host.value("cpu_model", "unknown"), host_fingerprint, 0, commit, run_id, recorded_at};
+    AcceptedRun a{ratio,  ci,          n,          host.value("cpu_model", "unknown"), host_fingerprint, 0, commit,
+                  run_id, recorded_at, fingerprint};
     if (a.cpu_model.empty()) a.cpu_model = "unknown";
     if (host.contains("cores") && host["cores"].is_number_integer()) a.cores = host["cores"].get<int>();
     return a;
@@ -210,6 +222,9 @@ struct ScenarioResult {
   std::optional<Extra> extra;
   std::optional<Stop> stop;
   std::optional<std::string> reproduce;  // the command that re-runs exactly this scenario
+  // What determines its figures: the scenario's sources, manifest and profile params, and
+  // perfgate's measurement version (suite/fingerprint.hpp). A baseline run with another one is stale.
+  std::string fingerprint;
   std::vector<run::Sample> samples;
   Summaries summaries;
   std::vector<Comparison> comparisons;
@@ -282,10 +297,17 @@ struct RunHeader {
   std::string stop_reason;
   std::vector<std::string> command_line;
   bool dirty = false;
+  std::optional<std::string> branch;  // of the repository `commit` is from; none when unknown (detached)
   std::optional<Shard> shard;
   std::vector<MergeSource> merged_from;
   // Written by `perfgate run`, `ab`, `batch` and `lies` (a merged run keeps its inputs' in `other`).
   std::optional<std::string> reproduce, perfgate_version, git_source;
+  // `commit` is the measured project's (the catalog's repository, ab's working folder); this is
+  // perfgate's own, so a change of tool is never mistaken for a change of the project.
+  std::optional<std::string> perfgate_commit;
+  // A --catalog run's folder (absolute): baseline.json in it is the run's default baseline, and
+  // `baseline update|check` of these results default to it too.
+  std::optional<std::string> catalog;
   std::optional<std::uint64_t> seed;
   std::optional<nlohmann::json> options;  // the plan's options (plan::RunPlan::options_json)
   std::optional<BaselineRef> baseline;

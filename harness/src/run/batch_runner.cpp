@@ -14,6 +14,7 @@
 #include "measure/cgroup.hpp"
 #include "perfgate/sample.hpp"
 #include "run/counting_sample.hpp"
+#include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
 #include "run/schedule.hpp"
 
@@ -136,12 +137,13 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
   }
   add_outside_metrics(s, r);
-  if (auto wait = cpu_wait_ms(cgroup)) s.metrics["cpu_wait_ms"] = {*wait, "ms", "lower", "cgroup-v2:cpu.pressure"};
+  if (auto wait = cpu_wait_ms(cgroup))
+    s.metrics["cpu_wait_ms"] = measured("cpu_wait_ms", *wait, "cgroup-v2:cpu.pressure");
   if (server0 && server1) {
-    s.metrics["server_cpu_ms"] = {(server1->usage_usec - server0->usage_usec) / 1e3, "ms", "lower",
-                                  "server-cgroup:" + plan.server_cgroup->cpu_source()};
-    s.metrics["total_cpu_ms"] = {s.metrics["cpu_ms"].value + s.metrics["server_cpu_ms"].value, "ms", "lower",
-                                 "sample + server cgroups"};
+    s.metrics["server_cpu_ms"] = measured("server_cpu_ms", (server1->usage_usec - server0->usage_usec) / 1e3,
+                                          "server-cgroup:" + plan.server_cgroup->cpu_source());
+    s.metrics["total_cpu_ms"] = measured("total_cpu_ms", s.metrics["cpu_ms"].value + s.metrics["server_cpu_ms"].value,
+                                         "sample + server cgroups");
   }
   if (v.digest_stdout) {
     Digest d;

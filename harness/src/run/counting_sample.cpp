@@ -7,6 +7,7 @@
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
+#include "run/metric_specs.hpp"
 
 namespace perfgate::run {
 namespace {
@@ -61,11 +62,11 @@ void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) 
     live += j.value("live_heap_bytes", 0.0);
   }
   const std::string src = "preload:libperfgate_alloc";
-  s.metrics["allocs"] = {allocs, "count", "lower", src};
-  s.metrics["alloc_bytes"] = {bytes, "bytes", "lower", src};
-  s.metrics["frees"] = {frees, "count", "lower", src};
-  s.metrics["peak_heap_bytes"] = {peak, "bytes", "lower", src};
-  s.metrics["live_heap_bytes"] = {live, "bytes", "lower", src};
+  s.metrics["allocs"] = measured("allocs", allocs, src);
+  s.metrics["alloc_bytes"] = measured("alloc_bytes", bytes, src);
+  s.metrics["frees"] = measured("frees", frees, src);
+  s.metrics["peak_heap_bytes"] = measured("peak_heap_bytes", peak, src);
+  s.metrics["live_heap_bytes"] = measured("live_heap_bytes", live, src);
 }
 
 // cachegrind's out file ends with "summary: <Ir>" when only Ir is counted.
@@ -85,7 +86,7 @@ void add_instruction_metrics(Sample& s, const fs::path& dir, const std::string& 
       }
     if (!found) throw RunError(what + ": no summary line in " + f.string());
   }
-  s.metrics["instructions"] = {ir, "count", "lower", "valgrind:cachegrind Ir"};
+  s.metrics["instructions"] = measured("instructions", ir, "valgrind:cachegrind Ir");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "common/interrupt.hpp"
 #include "measure/cgroup.hpp"
 #include "perfgate/sample.hpp"
+#include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
 #include "run/server_memory.hpp"
 
@@ -27,8 +28,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void put(Sample& s, const std::string& name, double v, const std::string& unit, const std::string& source) {
-  s.metrics[name] = {v, unit, "lower", source};
+void put(Sample& s, const std::string& name, double v, const std::string& source) {
+  s.metrics[name] = measured(name, v, source);
 }
 
 // The server's share of one phase: its cgroup's CPU between the phase's ends and the memory
@@ -37,15 +38,15 @@ void put_server_figures(Sample& s, const std::string& phase, const measure::CpuU
                         const std::optional<measure::CpuUsage>& c1, const std::string& cpu_source,
                         const PhaseMemory& mem, const std::string& mem_source) {
   if (c1) {
-    put(s, phase + "_server_cpu_ms", static_cast<double>(c1->usage_usec - c0.usage_usec) / 1e3, "ms", cpu_source);
-    put(s, phase + "_server_user_ms", static_cast<double>(c1->user_usec - c0.user_usec) / 1e3, "ms", cpu_source);
-    put(s, phase + "_server_sys_ms", static_cast<double>(c1->system_usec - c0.system_usec) / 1e3, "ms", cpu_source);
+    put(s, phase + "_server_cpu_ms", static_cast<double>(c1->usage_usec - c0.usage_usec) / 1e3, cpu_source);
+    put(s, phase + "_server_user_ms", static_cast<double>(c1->user_usec - c0.user_usec) / 1e3, cpu_source);
+    put(s, phase + "_server_sys_ms", static_cast<double>(c1->system_usec - c0.system_usec) / 1e3, cpu_source);
   }
-  put(s, phase + "_server_rss_mean_mib", mem.rss_mean_mib, "MiB", "proc-statm");
-  put(s, phase + "_server_rss_peak_mib", mem.rss_peak_mib, "MiB", "proc-statm");
+  put(s, phase + "_server_rss_mean_mib", mem.rss_mean_mib, "proc-statm");
+  put(s, phase + "_server_rss_peak_mib", mem.rss_peak_mib, "proc-statm");
   if (mem.cgroup_peak_mib) {
-    put(s, phase + "_server_mem_mean_mib", *mem.cgroup_mean_mib, "MiB", mem_source);
-    put(s, phase + "_server_mem_peak_mib", *mem.cgroup_peak_mib, "MiB", mem_source);
+    put(s, phase + "_server_mem_mean_mib", *mem.cgroup_mean_mib, mem_source);
+    put(s, phase + "_server_mem_peak_mib", *mem.cgroup_peak_mib, mem_source);
   }
 }
 
@@ -76,7 +77,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
   std::optional<MemoryPoller> startup_memory(std::in_place, cgroup, mem_file, client.rss_interval_ms);
   const unsigned port =
       wait_for_listen(server, spec.stdout_path, spec.stderr_path, plan.service.value("ready_timeout_s", 30.0), who);
-  put(s, "startup_ms", std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), "ms", "monotonic-clock");
+  put(s, "startup_ms", std::chrono::duration<double, std::milli>(Clock::now() - t0).count(), "monotonic-clock");
   put_server_figures(s, "startup", {}, cgroup.cpu(), cgroup.cpu_source(), startup_memory->finish(), mem_file.source);
   startup_memory.reset();
 
@@ -135,9 +136,9 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
     for (const auto& [name, v] : report.series.items()) s.series[phase + "_" + name] = v;
     s.extra["phases"][phase] = report.extra;
     s.extra["phase_digests"][phase] = report.digest;
-    put(s, phase + "_wall_ms", r.wall_ms, "ms", "monotonic-clock");
+    put(s, phase + "_wall_ms", r.wall_ms, "monotonic-clock");
     if (r.cgroup_cpu)
-      put(s, phase + "_client_cpu_ms", static_cast<double>(r.cgroup_cpu->usage_usec) / 1e3, "ms", r.cpu_source);
+      put(s, phase + "_client_cpu_ms", static_cast<double>(r.cgroup_cpu->usage_usec) / 1e3, r.cpu_source);
     put_server_figures(s, phase, c0, c1, cgroup.cpu_source(), mem, mem_file.source);
     std::error_code ec;
     fs::remove_all(pdir, ec);
@@ -156,7 +157,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
     throw RunError(who + " exited with " + std::to_string(rc) + " on SIGTERM; its stderr:\n" +
                    tail_of_file(spec.stderr_path));
   if (auto peak = cgroup.memory_peak_bytes())
-    put(s, "server_mem_peak_mib", static_cast<double>(*peak) / (1024.0 * 1024.0), "MiB", cgroup.memory_source());
+    put(s, "server_mem_peak_mib", static_cast<double>(*peak) / (1024.0 * 1024.0), cgroup.memory_source());
   s.digest = agreed.hex();
   s.extra["server_sampling"] = {{"cpu", cgroup.cpu_source()},
                                 {"rss", "proc-statm: resident pages of every process in the server's cgroup"},

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/errors.hpp"
+#include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
 
 namespace perfgate::run {
@@ -71,33 +72,33 @@ double ms(const timeval& tv) { return tv.tv_sec * 1e3 + tv.tv_usec / 1e3; }
 }  // namespace
 
 void add_outside_metrics(Sample& s, const ChildResult& r) {
-  auto put = [&](const std::string& name, double v, const std::string& unit, const std::string& source) {
-    s.metrics[name] = {v, unit, "lower", source};
+  auto put = [&](const std::string& name, double v, const std::string& source) {
+    s.metrics[name] = measured(name, v, source);
   };
-  put("wall_ms", r.wall_ms, "ms", "monotonic-clock");
+  put("wall_ms", r.wall_ms, "monotonic-clock");
   if (r.cgroup_cpu) {
-    put("cpu_ms", r.cgroup_cpu->usage_usec / 1e3, "ms", r.cpu_source);
-    put("user_ms", r.cgroup_cpu->user_usec / 1e3, "ms", r.cpu_source);
-    put("sys_ms", r.cgroup_cpu->system_usec / 1e3, "ms", r.cpu_source);
+    put("cpu_ms", r.cgroup_cpu->usage_usec / 1e3, r.cpu_source);
+    put("user_ms", r.cgroup_cpu->user_usec / 1e3, r.cpu_source);
+    put("sys_ms", r.cgroup_cpu->system_usec / 1e3, r.cpu_source);
   } else {
-    put("cpu_ms", ms(r.usage.ru_utime) + ms(r.usage.ru_stime), "ms", "rusage");
-    put("user_ms", ms(r.usage.ru_utime), "ms", "rusage");
-    put("sys_ms", ms(r.usage.ru_stime), "ms", "rusage");
+    put("cpu_ms", ms(r.usage.ru_utime) + ms(r.usage.ru_stime), "rusage");
+    put("user_ms", ms(r.usage.ru_utime), "rusage");
+    put("sys_ms", ms(r.usage.ru_stime), "rusage");
   }
   if (r.cgroup_memory_peak)
-    put("peak_rss_kib", static_cast<double>(*r.cgroup_memory_peak) / 1024.0, "KiB", r.memory_source);
+    put("peak_rss_kib", static_cast<double>(*r.cgroup_memory_peak) / 1024.0, r.memory_source);
   else
-    put("peak_rss_kib", static_cast<double>(r.usage.ru_maxrss), "KiB", "rusage");
-  put("maxrss_kib", static_cast<double>(r.usage.ru_maxrss), "KiB", "rusage");
+    put("peak_rss_kib", static_cast<double>(r.usage.ru_maxrss), "rusage");
+  put("maxrss_kib", static_cast<double>(r.usage.ru_maxrss), "rusage");
   if (r.io) {
-    put("syscr", static_cast<double>(r.io->syscr), "count", "proc-io");
-    put("syscw", static_cast<double>(r.io->syscw), "count", "proc-io");
-    put("syscalls", static_cast<double>(r.io->syscr + r.io->syscw), "count", "proc-io");
-    put("rchar_kib", static_cast<double>(r.io->rchar) / 1024.0, "KiB", "proc-io");
-    put("wchar_kib", static_cast<double>(r.io->wchar) / 1024.0, "KiB", "proc-io");
+    put("syscr", static_cast<double>(r.io->syscr), "proc-io");
+    put("syscw", static_cast<double>(r.io->syscw), "proc-io");
+    put("syscalls", static_cast<double>(r.io->syscr + r.io->syscw), "proc-io");
+    put("rchar_kib", static_cast<double>(r.io->rchar) / 1024.0, "proc-io");
+    put("wchar_kib", static_cast<double>(r.io->wchar) / 1024.0, "proc-io");
   }
-  put("ctx_voluntary", static_cast<double>(r.usage.ru_nvcsw), "count", "rusage");
-  put("ctx_involuntary", static_cast<double>(r.usage.ru_nivcsw), "count", "rusage");
+  put("ctx_voluntary", static_cast<double>(r.usage.ru_nvcsw), "rusage");
+  put("ctx_involuntary", static_cast<double>(r.usage.ru_nivcsw), "rusage");
   s.steal_ms = r.steal_ms;
   s.irq_ms = r.irq_ms;
   s.steal_flagged = r.steal_ms && r.wall_ms > 0 && *r.steal_ms > kStealFlagShare * r.wall_ms;
@@ -123,7 +124,11 @@ void parse_program_report(Sample& s, const std::string& line, const std::string&
   for (const auto& [name, m] : j["metrics"].items()) {
     if (!m.is_object() || !m.contains("value") || !m["value"].is_number())
       throw RunError(program + ": metrics." + name + ".value must be a number");
-    s.metrics[name] = {m["value"].get<double>(), m.value("unit", ""), m.value("better", "lower"), "program"};
+    if (m.contains("exact") && !m["exact"].is_boolean())
+      throw RunError(program + ": metrics." + name + ".exact must be true or false");
+    MetricValue v{m["value"].get<double>(), m.value("unit", ""), m.value("better", "lower"), "program"};
+    v.exact = m.value("exact", false);
+    s.metrics[name] = v;
   }
   if (j.contains("series") && j["series"].is_object()) s.series = j["series"];
   if (j.contains("extra") && j["extra"].is_object()) s.extra = j["extra"];

@@ -18,6 +18,9 @@ using json = nlohmann::json;
 struct MetricValue {
   double value = 0;
   std::string unit, better = "lower", source;
+  // Declared where the metric is defined (run/metric_specs.hpp, a program's report line): the
+  // same work gives the same value on every host class with this core count (a count, not a time).
+  bool exact = false;
 };
 
 struct Sample {

@@ -13,6 +13,7 @@
 #include "common/interrupt.hpp"
 #include "load/http_load.hpp"
 #include "measure/cgroup.hpp"
+#include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
 
 namespace perfgate::run {
@@ -172,28 +173,24 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   s.variant = variant;
   s.warmup = warmup;
   s.order = order;
-  auto put = [&](const std::string& n, double v, const std::string& unit, const std::string& better,
-                 const std::string& src) {
-    s.metrics[n] = {v, unit, better, src};
-  };
-  put("rps", r.rps, "req/s", "higher", "load-generator");
-  put("latency_p50_ms", r.latency_ms(0.5), "ms", "lower", "load-generator");
-  put("latency_p99_ms", r.latency_ms(0.99), "ms", "lower", "load-generator");
-  put("errors", static_cast<double>(r.errors + r.timeouts), "count", "lower", "load-generator");
-  put("responses", static_cast<double>(r.responses), "count", "higher", "load-generator");
+  auto put = [&](const std::string& n, double v, const std::string& src) { s.metrics[n] = measured(n, v, src); };
+  put("rps", r.rps, "load-generator");
+  put("latency_p50_ms", r.latency_ms(0.5), "load-generator");
+  put("latency_p99_ms", r.latency_ms(0.99), "load-generator");
+  put("errors", static_cast<double>(r.errors + r.timeouts), "load-generator");
+  put("responses", static_cast<double>(r.responses), "load-generator");
   if (cpu0 && cpu1) {
     const double cpu_ms = (cpu1->usage_usec - cpu0->usage_usec) / 1e3;
-    put("server_cpu_ms", cpu_ms, "ms", "lower", "server-cgroup");
-    if (r.responses)
-      put("server_cpu_us_per_request", cpu_ms * 1e3 / static_cast<double>(r.responses), "us", "lower", "server-cgroup");
+    put("server_cpu_ms", cpu_ms, "server-cgroup");
+    if (r.responses) put("server_cpu_us_per_request", cpu_ms * 1e3 / static_cast<double>(r.responses), "server-cgroup");
   }
   for (const auto& [k, v] : s1.items())
     if (v.is_number() && s0.contains(k) && s0[k].is_number())
-      put("server_" + k, v.get<double>() - s0[k].get<double>(), "count", "higher", "server-stats");
+      s.metrics["server_" + k] = {v.get<double>() - s0[k].get<double>(), "count", "higher", "server-stats"};
   if (s1.contains("hits") && s1.contains("misses")) {
     const double h = s1["hits"].get<double>() - s0["hits"].get<double>();
     const double m = s1["misses"].get<double>() - s0["misses"].get<double>();
-    if (h + m > 0) put("hit_ratio", h / (h + m), "ratio", "higher", "server-stats");
+    if (h + m > 0) put("hit_ratio", h / (h + m), "server-stats");
   }
   s.digest = r.digest();
   s.extra = {

@@ -43,6 +43,13 @@ struct Reader {
   }
 };
 
+// An optional string field: absent or empty reads as "".
+std::string optional_text(const Reader& r, const std::string& k) {
+  if (!r.j.contains(k)) return "";
+  if (!r.j[k].is_string()) r.fail(k, "must be a string");
+  return r.j[k].get<std::string>();
+}
+
 BaselineEntry parse_entry(const json& j, const std::string& file, const std::string& at) {
   if (!j.is_object()) throw UsageError(file + ": " + at + ": must be an object");
   Reader r{j, file, at};
@@ -84,6 +91,11 @@ BaselineEntry parse_entry(const json& j, const std::string& file, const std::str
   }
   e.run_id = j.contains("run_id") && j["run_id"].is_string() ? j["run_id"].get<std::string>() : "";
   e.recorded_at = j.contains("recorded_at") && j["recorded_at"].is_string() ? j["recorded_at"].get<std::string>() : "";
+  if (j.contains("exact")) {
+    if (!j["exact"].is_boolean()) r.fail("exact", "must be true or false");
+    e.exact = j["exact"].get<bool>();
+  }
+  e.fingerprint = optional_text(r, "fingerprint");
   if (j.contains("tolerance")) {
     double t = r.positive("tolerance");
     if (t >= 1) r.fail("tolerance", "is a fraction (0.05 for 5%) and must be below 1");
@@ -115,6 +127,7 @@ BaselineEntry parse_entry(const json& j, const std::string& file, const std::str
     a.cores = cores.get<int>();
     a.host_fingerprint = h.value("fingerprint", "");
     a.commit = rr.str("commit");
+    a.fingerprint = optional_text(rr, "fingerprint");
     a.run_id = runs[i].value("run_id", "");
     a.recorded_at = runs[i].value("recorded_at", "");
     e.runs.push_back(std::move(a));
@@ -167,6 +180,7 @@ nlohmann::ordered_json ordered(const BaselineEntry& e) {
   j["compare_to"] = e.compare_to;
   j["unit"] = e.unit;
   j["better"] = e.better;
+  if (e.exact) j["exact"] = *e.exact;
   j["ratio"] = e.ratio;
   j["ci"] = e.ci;
   j["confidence"] = e.confidence;
@@ -181,6 +195,7 @@ nlohmann::ordered_json ordered(const BaselineEntry& e) {
   j["dirty"] = e.dirty;
   j["run_id"] = e.run_id;
   j["recorded_at"] = e.recorded_at;
+  if (!e.fingerprint.empty()) j["fingerprint"] = e.fingerprint;
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
   for (const auto& a : e.runs.empty() ? std::vector<AcceptedRun>{e.as_run()} : e.runs) {
     nlohmann::ordered_json rj;
@@ -191,6 +206,7 @@ nlohmann::ordered_json ordered(const BaselineEntry& e) {
     rj["commit"] = a.commit;
     rj["run_id"] = a.run_id;
     rj["recorded_at"] = a.recorded_at;
+    if (!a.fingerprint.empty()) rj["fingerprint"] = a.fingerprint;
     runs.push_back(rj);
   }
   j["runs"] = runs;
@@ -265,6 +281,7 @@ std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<Basel
     const std::string before = gate::format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ")";
     BaselineEntry next = e;
     next.tolerance = it->tolerance;
+    if (!next.exact) next.exact = it->exact;  // a results file from before declarations keeps the entry's
     next.runs = std::move(runs);
     *it = std::move(next);
     changes.push_back({e.key(), fresh_start ? "updated" : "appended",

@@ -32,8 +32,10 @@ std::optional<model::Shard> codec::shard_from_json(const json& j) {
 
 json to_json(const run::Sample& s) {
   json metrics = json::object();
-  for (const auto& [name, m] : s.metrics)
+  for (const auto& [name, m] : s.metrics) {
     metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", m.better}, {"source", m.source}};
+    if (m.exact) metrics[name]["exact"] = true;
+  }
   json j = {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
             {"exit_code", s.exit_code}, {"digest", s.digest},   {"metrics", metrics}};
   if (s.steal_ms) {
@@ -53,8 +55,10 @@ run::Sample sample_from_json(const json& j) {
   s.exit_code = j.value("exit_code", 0);
   s.digest = text(j, "digest", "");
   const json metrics = j.value("metrics", json::object());
-  for (const auto& [name, m] : metrics.items())
+  for (const auto& [name, m] : metrics.items()) {
     s.metrics[name] = {m.value("value", 0.0), text(m, "unit", ""), text(m, "better", "lower"), text(m, "source", "")};
+    s.metrics[name].exact = m.contains("exact") && m["exact"].is_boolean() && m["exact"].get<bool>();
+  }
   if (j.contains("steal_ms") && j["steal_ms"].is_number()) {
     s.steal_ms = j["steal_ms"].get<double>();
     s.irq_ms = j.value("irq_ms", 0.0);
@@ -71,6 +75,9 @@ json to_json(const model::Summaries& summaries) {
                             {"median", m.s.median}, {"mean", m.s.mean}, {"stddev", m.s.stddev}, {"mad", m.s.mad},
                             {"min", m.s.min},       {"max", m.s.max},   {"p50", m.s.p50},       {"p90", m.s.p90},
                             {"p95", m.s.p95},       {"p99", m.s.p99}};
+  for (const auto& [variant, metrics] : summaries)
+    for (const auto& [name, m] : metrics)
+      if (m.exact) out[variant][name]["exact"] = true;
   return out;
 }
 
@@ -81,6 +88,7 @@ model::Summaries summaries_from_json(const json& j) {
       auto& ms = out[variant][name];
       ms.unit = text(m, "unit", "");
       ms.better = text(m, "better", "");
+      ms.exact = m.contains("exact") && m["exact"].is_boolean() && m["exact"].get<bool>();
       ms.source = text(m, "source", "");
       ms.s = {m.value("n", std::size_t{0}), number_or_nan(m, "median"), number_or_nan(m, "mean"),
               number_or_nan(m, "stddev"),   number_or_nan(m, "mad"),    number_or_nan(m, "min"),
@@ -111,6 +119,7 @@ json to_json(const model::Comparison& c) {
             {"zero_spread", c.r.zero_spread},
             {"alpha_corrected", c.alpha_corrected}};
   j["detectable_effect"] = c.detectable_effect ? finite_or_null(*c.detectable_effect) : json(nullptr);
+  if (c.exact) j["exact"] = *c.exact;
   return j;
 }
 
@@ -122,6 +131,7 @@ model::Comparison comparison_from_json(const json& j) {
   c.unit = text(j, "unit", "");
   c.better = text(j, "better", "lower");
   c.gated = j.value("gated", false);
+  if (j.contains("exact") && j["exact"].is_boolean()) c.exact = j["exact"].get<bool>();
   c.r.n = j.value("n", std::size_t{0});
   c.r.ratio = number_or_nan(j, "ratio");
   const auto ci = interval_of(j, "ci");
@@ -165,10 +175,6 @@ json to_json(const gate::BaselineCheck& c) {
       j["why"] = t.why;
     }
     if (t.rule == "between-run") j["between_sd"] = t.between_sd;
-    if (t.rule == "kept-share") {
-      j["kept_share"] = t.kept_share;
-      j["kept_share_best"] = t.kept_share_best;
-    }
     return j;
   };
   json j = {{"metric", c.now.metric},
@@ -241,9 +247,15 @@ json to_json(const model::ResultsDoc& d) {
   }
   run["git"]["commit"] = d.run.commit;
   run["git"]["dirty"] = d.run.dirty;
+  if (d.run.branch) run["branch"] = *d.run.branch;
   if (d.run.git_source) run["git"]["source"] = *d.run.git_source;
   if (d.run.reproduce) run["reproduce"] = *d.run.reproduce;
-  if (d.run.perfgate_version) run["perfgate_version"] = *d.run.perfgate_version;
+  // An older file (no perfgate commit) keeps its own spelling when written back (merge).
+  if (d.run.perfgate_commit)
+    run["perfgate"] = {{"version", d.run.perfgate_version.value_or("unknown")}, {"commit", *d.run.perfgate_commit}};
+  else if (d.run.perfgate_version)
+    run["perfgate_version"] = *d.run.perfgate_version;
+  if (d.run.catalog) run["catalog"] = *d.run.catalog;
   if (d.run.seed) run["seed"] = *d.run.seed;
   if (d.run.options) run["options"] = *d.run.options;
   if (const auto& b = d.run.baseline)
@@ -291,8 +303,15 @@ model::ResultsDoc results_from_json(const json& j) {
     return run.contains(key) && run[key].is_number() ? std::optional(run[key].get<double>()) : std::nullopt;
   };
   d.run.reproduce = optional_text(run, "reproduce");
-  d.run.perfgate_version = optional_text(run, "perfgate_version");
+  if (run.contains("perfgate") && run["perfgate"].is_object()) {
+    d.run.perfgate_version = optional_text(run["perfgate"], "version");
+    d.run.perfgate_commit = optional_text(run["perfgate"], "commit");
+  } else {
+    d.run.perfgate_version = optional_text(run, "perfgate_version");  // written before perfgate.commit was
+  }
+  d.run.catalog = optional_text(run, "catalog");
   d.run.git_source = optional_text(git, "source");
+  d.run.branch = optional_text(run, "branch");
   if (run.contains("seed") && run["seed"].is_number()) d.run.seed = run["seed"].get<std::uint64_t>();
   d.run.options = optional_value("options");
   if (run.contains("baseline") && run["baseline"].is_object()) {
@@ -303,9 +322,9 @@ model::ResultsDoc results_from_json(const json& j) {
   d.run.started_unix = optional_number("started_unix");
   d.run.finished_unix = optional_number("finished_unix");
   if (run.contains("lies") && run["lies"].is_array()) d.run.lies = list_of<std::string>(run["lies"]);
-  d.run.other = without(
-      run, {"id", "profile", "started_at", "finished_at", "stop_reason", "command_line", "shard", "merged_from",
-            "options", "baseline", "lies", "reproduce", "perfgate_version", "seed", "started_unix", "finished_unix"});
+  d.run.other = without(run, {"id", "profile", "started_at", "finished_at", "stop_reason", "command_line", "shard",
+                              "merged_from", "branch", "options", "baseline", "lies", "reproduce", "perfgate_version",
+                              "perfgate", "catalog", "seed", "started_unix", "finished_unix"});
   d.run.other["git"] = without(git, {"commit", "dirty"});
   if (d.run.git_source) d.run.other["git"].erase("source");
   d.host = host_from_json(j.value("host", json::object()));

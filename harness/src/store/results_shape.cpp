@@ -63,6 +63,42 @@ class Checker {
 
 std::string at_index(const std::string& at, std::size_t i) { return at + "[" + std::to_string(i) + "]"; }
 
+// perfgate writes a ratio or an interval end as null only when it is not finite: a ratio of
+// medians over a BEFORE that measured zero. Any other null in a gated comparison is damage, and
+// a reader that skipped it would drop the comparison from every gate without a word.
+void check_gated_nulls(const Checker& c, const json& x, const json& summaries, const std::string& at) {
+  const std::string before = x["baseline"].get<std::string>(), metric = x["metric"].get<std::string>();
+  const json* summary = nullptr;
+  if (summaries.contains(before) && summaries[before].contains(metric)) summary = &summaries[before][metric];
+  const bool zero_seen =
+      summary && summary->contains("min") && (*summary)["min"].is_number() && (*summary)["min"].get<double>() == 0.0;
+  if (zero_seen) return;
+  const std::string why = "null in a gated comparison, yet " + before + " measured no zero of " + metric +
+                          " (summaries." + before + "." + metric + ".min): only a zero makes it not finite";
+  if (x["ratio"].is_null()) c.fail(at + ".ratio", why);
+  for (std::size_t k = 0; k < 2; ++k)
+    if (x["ci"][k].is_null()) c.fail(at_index(at + ".ci", k), why);
+}
+
+// scenarios[].baseline[]: the figures behind each baseline gate, which the verdict table and
+// the step summary read back.
+void check_baseline_views(const Checker& c, const json& views, const std::string& at) {
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const std::string bat = at_index(at, i);
+    c.is_a(views[i], bat, kObject);
+    c.fields(views[i], bat,
+             {{"metric", kString},
+              {"variant", kString},
+              {"status", kString},
+              {"now", kObject},
+              {"baseline", kObject},
+              {"ratio_change", kObject},
+              {"absolute", kObject}});
+    if (views[i].contains("absolute"))
+      c.fields(views[i]["absolute"], bat + ".absolute", {{"compared", kBool}, {"change", kObject}});
+  }
+}
+
 void check_scenario(const Checker& c, const json& s, const std::string& at) {
   c.fields(s, at,
            {{"name", kString, true},
@@ -106,6 +142,8 @@ void check_scenario(const Checker& c, const json& s, const std::string& at) {
              {{"file", kString}, {"run_id", kString}, {"host_fingerprint", kString}, {"shard", kObject | kNull}});
   if (s.contains("stop"))
     c.fields(s["stop"], at + ".stop", {{"reason", kString}, {"rounds", kInteger}, {"looks", kArray}});
+  if (s.contains("postgres")) c.fields(s["postgres"], at + ".postgres", {{"throwaway", kBool}});
+  check_baseline_views(c, s.value("baseline", json::array()), at + ".baseline");
   const json& variants = s.value("variants", json::array());
   for (std::size_t i = 0; i < variants.size(); ++i) {
     const std::string vat = at_index(at + ".variants", i);
@@ -138,9 +176,15 @@ void check_scenario(const Checker& c, const json& s, const std::string& at) {
               {"verdict", kString},
               {"confidence", kNumber},
               {"p_wilcoxon", kNumber | kNull},
-              {"p_wilcoxon_adjusted", kNumber | kNull}});
+              {"p_wilcoxon_adjusted", kNumber | kNull},
+              {"log_scale", kBool},
+              {"zero_spread", kBool},
+              {"ci_confidence", kNumber},
+              {"alpha_corrected", kNumber},
+              {"detectable_effect", kNumber | kNull}});
     if (x["ci"].size() != 2) c.fail(cat + ".ci", "must be [lo, hi]");
     for (std::size_t k = 0; k < 2; ++k) c.is_a(x["ci"][k], at_index(cat + ".ci", k), kNumber | kNull);
+    if (x.value("gated", false)) check_gated_nulls(c, x, s["summaries"], cat);
   }
   for (std::size_t j = 0; j < s["samples"].size(); ++j) {
     const json& x = s["samples"][j];
@@ -152,7 +196,11 @@ void check_scenario(const Checker& c, const json& s, const std::string& at) {
               {"round", kInteger},
               {"warmup", kBool},
               {"order", kInteger},
-              {"digest", kString}});
+              {"digest", kString},
+              {"exit_code", kInteger},
+              {"steal_ms", kNumber | kNull},
+              {"irq_ms", kNumber},
+              {"steal_flagged", kBool}});
     for (const auto& [metric, m] : x["metrics"].items()) {
       c.is_a(m, xat + ".metrics." + metric, kObject);
       c.fields(m, xat + ".metrics." + metric,
@@ -167,6 +215,22 @@ void check_scenario(const Checker& c, const json& s, const std::string& at) {
   }
 }
 
+// The run's sections the codec types beyond the commit: a wrong-typed field inside them would
+// otherwise surface as a JSON library error halfway through decoding.
+void check_run_sections(const Checker& c, const json& run) {
+  if (run.contains("perfgate")) c.fields(run["perfgate"], "run.perfgate", {{"version", kString}, {"commit", kString}});
+  if (run.contains("baseline"))
+    c.fields(run["baseline"], "run.baseline",
+             {{"file", kString | kNull}, {"exists", kBool}, {"tolerance", kNumber}, {"why", kString}});
+  const json& merged = run.value("merged_from", json::array());
+  for (std::size_t i = 0; i < merged.size(); ++i) {
+    const std::string at = at_index("run.merged_from", i);
+    c.is_a(merged[i], at, kObject);
+    c.fields(merged[i], at,
+             {{"file", kString}, {"run_id", kString}, {"shard", kObject | kNull}, {"exit_code", kInteger}});
+  }
+}
+
 }  // namespace
 
 void check_results_shape(const json& doc, const std::string& file) {
@@ -175,31 +239,34 @@ void check_results_shape(const json& doc, const std::string& file) {
   // In the order people read a results file, so the first problem named is the topmost one.
   c.fields(doc, "", {{"schema_version", kInteger, true}, {"run", kObject, true}});
   const json& run = doc["run"];
-  c.fields(run, "run",
-           {{"id", kString, true},
-            {"git", kObject},
-            {"started_at", kString},
-            {"finished_at", kString | kNull},
-            {"command_line", kArray},
-            {"stop_reason", kString},
-            {"profile", kString},
-            {"seed", kNumber},
-            {"options", kObject},
-            {"shard", kObject | kNull},
-            {"merged_from", kArray},
-            {"against", kObject},
-            {"baseline", kObject},
-            {"reproduce", kString},
-            {"perfgate_version", kString},
-            {"started_unix", kNumber},
-            {"finished_unix", kNumber},
-            {"lies", kArray}});
+  c.fields(run, "run", {{"id", kString, true},
+                        {"git", kObject},
+                        {"started_at", kString},
+                        {"finished_at", kString | kNull},
+                        {"command_line", kArray},
+                        {"stop_reason", kString},
+                        {"profile", kString},
+                        {"seed", kNumber},
+                        {"options", kObject},
+                        {"shard", kObject | kNull},
+                        {"merged_from", kArray},
+                        {"against", kObject},
+                        {"baseline", kObject},
+                        {"reproduce", kString},
+                        {"perfgate_version", kString},
+                        {"perfgate", kObject},
+                        {"catalog", kString},
+                        {"branch", kString},
+                        {"started_unix", kNumber},
+                        {"finished_unix", kNumber},
+                        {"lies", kArray}});
   // The commit is what every reader keys on; name it when the whole git object is missing.
   if (!run.contains("git")) c.fail("run.git.commit", "missing or not a string");
   c.fields(run["git"], "run.git", {{"commit", kString, true}, {"dirty", kBool}});
   if (run.contains("shard") && run["shard"].is_object())
     c.fields(run["shard"], "run.shard",
              {{"index", kInteger}, {"count", kInteger}, {"scenarios", kArray}, {"of", kInteger}});
+  check_run_sections(c, run);
   c.fields(doc, "", {{"host", kObject, true}});
   c.fields(doc["host"], "host",
            {{"fingerprint", kString, true},
@@ -207,8 +274,8 @@ void check_results_shape(const json& doc, const std::string& file) {
             {"cpu_model", kString},
             {"cores", kInteger},
             {"kernel", kString}});
-  c.fields(doc, "", {{"scenarios", kArray, true}, {"outcome", kObject | kNull}});
-  if (doc.contains("outcome") && doc["outcome"].is_object())
+  c.fields(doc, "", {{"scenarios", kArray, true}, {"outcome", kObject}});
+  if (doc.contains("outcome"))
     c.fields(doc["outcome"], "outcome",
              {{"exit_code", kInteger}, {"status", kString}, {"message", kString}, {"failures", kArray}});
   for (std::size_t i = 0; i < doc["scenarios"].size(); ++i) {

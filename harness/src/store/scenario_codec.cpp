@@ -12,11 +12,11 @@ namespace {
 
 // Every key of a scenario's entry the model types; whatever else a file holds goes to `other`.
 const std::initializer_list<const char*> kScenarioKeys = {
-    "name",        "profile",  "kind",    "policy",      "primary_metric", "title",        "source",
-    "summary",     "variants", "params",  "cpus",        "load_before",    "load_after",   "anchors",
-    "excluded",    "notes",    "fixture", "postgres",    "commands",       "phases",       "parity",
-    "steal",       "series",   "extra",   "stop",        "reproduce",      "samples",      "summaries",
-    "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice"};
+    "name",        "profile",  "kind",    "policy",      "primary_metric", "title",         "source",
+    "summary",     "variants", "params",  "cpus",        "load_before",    "load_after",    "anchors",
+    "excluded",    "notes",    "fixture", "postgres",    "commands",       "phases",        "parity",
+    "steal",       "series",   "extra",   "stop",        "reproduce",      "samples",       "summaries",
+    "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice", "fingerprint"};
 
 json to_json(const model::VariantInfo& v) {
   return {{"name", v.name},        {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
@@ -146,6 +146,7 @@ void described_to_json(const model::ScenarioResult& s, json& j) {
   if (s.extra) j["extra"] = to_json(*s.extra);
   if (s.stop) j["stop"] = {{"reason", s.stop->reason}, {"rounds", s.stop->rounds}, {"looks", s.stop->looks}};
   if (s.reproduce) j["reproduce"] = *s.reproduce;
+  if (!s.fingerprint.empty()) j["fingerprint"] = s.fingerprint;
 }
 
 void described_from_json(const json& j, model::ScenarioResult& s) {
@@ -185,6 +186,7 @@ void described_from_json(const json& j, model::ScenarioResult& s) {
     s.stop = model::Stop{text(stop, "reason", ""), stop.value("rounds", 0), list_of<int>(stop.value("looks", json()))};
   }
   if (j.contains("reproduce") && j["reproduce"].is_string()) s.reproduce = j["reproduce"].get<std::string>();
+  s.fingerprint = text(j, "fingerprint", "");
 }
 
 }  // namespace

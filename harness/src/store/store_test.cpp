@@ -106,6 +106,42 @@ TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
   EXPECT_EQ(doc.run.git_source.value(), "/work/main");
 }
 
+TEST(ResultsCodec, TheBranchIsRunBranchAndAbsentWhenUnknown) {
+  const std::filesystem::path file = std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json";
+  model::ResultsDoc doc = store::read_results(file);
+  EXPECT_FALSE(doc.run.branch.has_value());  // written before branches were recorded
+  EXPECT_FALSE(store::to_json(doc)["run"].contains("branch"));
+  doc.run.branch = "main";
+  const nlohmann::json j = store::to_json(doc);
+  EXPECT_EQ(j["run"]["branch"], "main");
+  const model::ResultsDoc back = store::results_from_json(j);
+  EXPECT_EQ(back.run.branch.value(), "main");
+  EXPECT_FALSE(back.run.other.contains("branch"));
+  EXPECT_EQ(store::to_json(back), j);
+}
+
+TEST(ResultsCodec, PerfgatesOwnCommitTravelsApartFromTheProjectsAndOldFilesKeepTheirSpelling) {
+  auto original =
+      nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
+  auto doc = store::results_from_json(original);
+  EXPECT_EQ(doc.run.perfgate_version.value(), "0.1.0");  // written before run.perfgate
+  EXPECT_FALSE(doc.run.perfgate_commit.has_value());
+  EXPECT_FALSE(store::to_json(doc)["run"].contains("perfgate"));
+
+  doc.run.perfgate_commit = "feedc0de";
+  doc.run.commit = "0123abcd";
+  doc.run.catalog = "/home/u/wordfreq/perf";
+  const auto j = store::to_json(doc);
+  EXPECT_EQ(j["run"]["perfgate"], (nlohmann::json{{"version", "0.1.0"}, {"commit", "feedc0de"}}));
+  EXPECT_FALSE(j["run"].contains("perfgate_version"));
+  store::check_results_shape(j, "new.json");
+  const auto back = store::results_from_json(j);
+  EXPECT_EQ(back.run.perfgate_commit.value(), "feedc0de");
+  EXPECT_EQ(back.run.commit, "0123abcd");
+  EXPECT_EQ(back.run.catalog.value(), "/home/u/wordfreq/perf");
+  EXPECT_EQ(store::to_json(back), j);
+}
+
 TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
   TempDir d;
   auto j = nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));

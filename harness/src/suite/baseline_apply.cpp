@@ -7,17 +7,62 @@
 #include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
 #include "store/results_codec.hpp"
+#include "suite/run_document.hpp"
 
 namespace perfgate::suite {
 
 std::filesystem::path default_baseline_path() { return catalog::share_dir() / "baseline.json"; }
 
+std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog_dir) {
+  return catalog_folder(catalog_dir) / "baseline.json";
+}
+
+namespace {
+
+bool is_ab_run(const model::ResultsDoc& doc) {
+  return !doc.scenarios.empty() &&
+         std::all_of(doc.scenarios.begin(), doc.scenarios.end(), [](const auto& s) { return s.kind == "ab"; });
+}
+
+}  // namespace
+
+std::filesystem::path results_baseline_path(const model::ResultsDoc& doc, const std::string& results_file) {
+  if (doc.run.catalog) {
+    if (!std::filesystem::is_directory(*doc.run.catalog))
+      throw UsageError(results_file + ": its catalog " + *doc.run.catalog +
+                       " is not here, nor its baseline.json: name the baseline with --baseline FILE");
+    return catalog_baseline_path(*doc.run.catalog);
+  }
+  if (!is_ab_run(doc)) return default_baseline_path();
+  // A command pair has no home of its own: only the baseline the run was given is its.
+  if (doc.run.baseline && doc.run.baseline->file) return *doc.run.baseline->file;
+  throw UsageError(results_file +
+                   ": an ab run has no default baseline (it compared with none): name one with "
+                   "--baseline FILE");
+}
+
+namespace {
+
+// Every results file of one `baseline update` must default to the same baseline: entries of two
+// projects never share a file unless --baseline says so.
+std::filesystem::path common_baseline_path(const std::vector<model::ResultsDoc>& docs,
+                                           const std::vector<std::string>& files) {
+  const std::filesystem::path first = results_baseline_path(docs.at(0), files.at(0));
+  for (std::size_t k = 1; k < docs.size(); ++k)
+    if (const auto other = results_baseline_path(docs[k], files[k]); other != first)
+      throw UsageError(files[k] + ": defaults to baseline " + other.string() + ", " + files[0] + " to " +
+                       first.string() + ": name one with --baseline FILE");
+  return first;
+}
+
+}  // namespace
+
 std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o) {
   if (o.baseline_path == "none" || !o.against_dir.empty()) return std::nullopt;
   const bool ab = !rp.scenarios.empty() && rp.scenarios.front().ab;
   if (ab && !o.baseline_given) return std::nullopt;
-  return store::load_baseline(o.baseline_path.empty() ? default_baseline_path()
-                                                      : std::filesystem::path(o.baseline_path));
+  if (!o.baseline_path.empty()) return store::load_baseline(o.baseline_path);
+  return store::load_baseline(o.catalog_dir.empty() ? default_baseline_path() : catalog_baseline_path(o.catalog_dir));
 }
 
 model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o) {
@@ -63,7 +108,8 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
       throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
   }
   BaselineUpdate u;
-  u.baseline = store::load_baseline(file);
+  u.from = results_files.empty() ? "" : results_files[0];
+  u.baseline = store::load_baseline(file.empty() ? common_baseline_path(docs, results_files) : file);
   std::vector<store::BaselineEntry> fresh;
   for (std::size_t k = 0; k < docs.size(); ++k) {
     for (const auto& s : docs[k].scenarios)
@@ -81,17 +127,40 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
   return u;
 }
 
-std::vector<gate::BaselineCheck> check_results_against(const std::string& results_file,
-                                                       const std::filesystem::path& file, double alpha,
-                                                       double tolerance) {
+BaselineUpdate update_baseline_from_history(const std::string& db, const store::AcceptedQuery& query,
+                                            const std::filesystem::path& file, bool append) {
+  BaselineUpdate u;
+  u.baseline = store::load_baseline(file);  // a malformed baseline is refused before the database is opened
+  if (!store::is_postgres_dsn(db) && !std::filesystem::exists(db))
+    throw UsageError("no history at " + db + " (perfgate history add RESULTS.json records runs)");
+  auto history = store::open_history(db);
+  u.from = history->describe();
+  store::AcceptedRuns accepted = history->accepted_runs(query);
+  for (const auto& n : query.scenarios) {
+    auto named = [&](const std::string& line) { return line.rfind(n + "/", 0) == 0; };
+    if (std::none_of(accepted.entries.begin(), accepted.entries.end(),
+                     [&](const auto& e) { return e.scenario == n; }) &&
+        std::none_of(accepted.skipped.begin(), accepted.skipped.end(), named))
+      throw UsageError(history->describe() + ": no accepted run of scenario '" + n + "'");
+  }
+  u.skipped = std::move(accepted.skipped);
+  if (!accepted.entries.empty()) u.changes = store::refresh_entries(u.baseline, accepted.entries, append);
+  return u;
+}
+
+ResultsCheck check_results_against(const std::string& results_file, const std::filesystem::path& file, double alpha,
+                                   double tolerance) {
   const model::ResultsDoc doc = store::read_results(results_file);
-  const store::Baseline b = store::load_baseline(file);
+  ResultsCheck out;
+  const store::Baseline b = store::load_baseline(file.empty() ? results_baseline_path(doc, results_file) : file);
+  out.baseline = b.file;
   std::vector<store::BaselineEntry> now;
   for (const auto& s : doc.scenarios) {
-    auto e = gate::entries_from_scenario(doc, s);
+    auto e = gate::entries_from_scenario(doc, s, &out.not_compared);
     now.insert(now.end(), e.begin(), e.end());
   }
-  return gate::check_against_baseline(now, b, {alpha, tolerance});
+  out.checks = gate::check_against_baseline(now, b, {alpha, tolerance});
+  return out;
 }
 
 }  // namespace perfgate::suite

@@ -14,6 +14,7 @@
 #include "gate/baseline_gate.hpp"
 #include "plan/plan.hpp"
 #include "store/baseline_file.hpp"
+#include "store/history_db.hpp"
 #include "suite/scenario_run.hpp"
 
 namespace perfgate::suite {
@@ -21,6 +22,15 @@ namespace perfgate::suite {
 // share/perfgate/baseline.json beside the catalog: in the build tree a link to the committed
 // baseline.json at the root of the source tree, after `cmake --install` a copy of it.
 std::filesystem::path default_baseline_path();
+
+// baseline.json in a --catalog run's catalog folder: a user's project keeps its accepted figures
+// in its own tree, never in perfgate's bundled file.
+std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog_dir);
+
+// The baseline a results file is checked against or recorded into without --baseline: its
+// catalog's (run.catalog), the one an ab run was given, else the bundled one. Throws UsageError
+// when the catalog is not on this machine or an ab run compared with none.
+std::filesystem::path results_baseline_path(const model::ResultsDoc& doc, const std::string& results_file);
 
 // Null when there is none to compare with (--baseline none, `ab` without --baseline, --against).
 std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o);
@@ -47,13 +57,26 @@ struct BaselineUpdate {
   std::vector<store::BaselineChange> changes;
   std::vector<std::string> skipped;  // "KEY: why"
   std::vector<std::string> dirty;    // results files made from a dirty work tree
+  std::string from;                  // where the runs came from, for messages (a DSN without its password)
 };
+// An empty `file`: the results files' own (results_baseline_path), which must agree.
 BaselineUpdate update_baseline(const std::vector<std::string>& results_files, const std::filesystem::path& file,
                                const std::vector<std::string>& only, bool append);
 
-// `perfgate baseline check`: a results file's gated figures against the baseline at `file`.
-std::vector<gate::BaselineCheck> check_results_against(const std::string& results_file,
-                                                       const std::filesystem::path& file, double alpha,
-                                                       double tolerance);
+// `perfgate baseline update --from-history DB`: the accepted runs of `query` (clean, every gate
+// passed, of a branch, since a time, the newest N per host class) put into the baseline as results
+// files would be. Throws UsageError when DB is a SQLite file that does not exist.
+BaselineUpdate update_baseline_from_history(const std::string& db, const store::AcceptedQuery& query,
+                                            const std::filesystem::path& file, bool append);
+
+// `perfgate baseline check`: a results file's gated figures against the baseline at `file`
+// (empty: the results' own, results_baseline_path).
+struct ResultsCheck {
+  std::filesystem::path baseline;  // the file compared with
+  std::vector<gate::BaselineCheck> checks;
+  std::vector<std::string> not_compared;  // "KEY: why" of each gated figure that could not be compared
+};
+ResultsCheck check_results_against(const std::string& results_file, const std::filesystem::path& file, double alpha,
+                                   double tolerance);
 
 }  // namespace perfgate::suite

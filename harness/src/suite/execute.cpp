@@ -58,7 +58,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   if (const auto n = fixtures::PgServer::remove_stale_clusters(); n > 0)
     std::cerr << "perfgate: removed " << n << " PostgreSQL cluster director" << (n == 1 ? "y" : "ies")
               << " of runs killed earlier\n";
-  model::RunHeader run = run_header(rp, argv, run_extra);
+  model::RunHeader run = run_header(rp, options, argv, run_extra);
   run.baseline = baseline_header(baseline, options);
   run.lies = lie_args;
   RunOutcome out;

@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "gate/baseline_entries.hpp"
 #include "store/history_db.hpp"
 #include "store/results_codec.hpp"
 
@@ -21,6 +22,17 @@ std::string num(double v) {
   char buf[48];
   std::snprintf(buf, sizeof buf, std::fabs(v) >= 1000 ? "%.0f" : std::fabs(v) >= 10 ? "%.2f" : "%.4g", v);
   return buf;
+}
+
+// What `baseline update` would make of the run's gated figures: the history keeps their medians'
+// intervals, so a baseline made from it (--from-history) equals one made from the files.
+std::vector<model::BaselineEntry> gated_entries(const model::ResultsDoc& doc) {
+  std::vector<model::BaselineEntry> out;
+  for (const auto& s : doc.scenarios) {
+    auto e = gate::entries_from_scenario(doc, s);
+    out.insert(out.end(), e.begin(), e.end());
+  }
+  return out;
 }
 
 }  // namespace
@@ -36,7 +48,7 @@ void add_to_history(std::ostream& out, const std::vector<std::string>& files, co
   for (const auto& f : files) docs.push_back(store::read_results(f));
   auto h = store::open_history(db.empty() ? default_history_db() : db);
   for (std::size_t i = 0; i < docs.size(); ++i) {
-    const bool added = h->add_run(docs[i], files[i]);
+    const bool added = h->add_run(docs[i], files[i], gated_entries(docs[i]));
     out << (added ? "added   " : "already ") << docs[i].run.id << " (commit " << docs[i].run.commit.substr(0, 12)
         << ", " << docs[i].scenarios.size() << " scenarios) from " << files[i] << " → " << h->describe() << "\n";
   }

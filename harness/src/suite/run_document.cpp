@@ -45,8 +45,20 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
   return join_command(out);
 }
 
-model::RunHeader run_header(const plan::RunPlan& rp, const std::vector<std::string>& argv, const json& run_extra) {
-  const std::string source = PERFGATE_SOURCE_DIR;
+std::filesystem::path subject_dir(const plan::RunPlan& rp, const plan::RunOptions& o) {
+  // ab's commands are the user's, run from the user's working folder.
+  if (!rp.scenarios.empty() && rp.scenarios.front().ab) return std::filesystem::current_path();
+  if (!o.catalog_dir.empty()) return catalog_folder(o.catalog_dir);
+  return PERFGATE_SOURCE_DIR;
+}
+
+std::filesystem::path catalog_folder(const std::filesystem::path& catalog_dir) {
+  return std::filesystem::absolute(catalog_dir).lexically_normal();
+}
+
+model::RunHeader run_header(const plan::RunPlan& rp, const plan::RunOptions& o, const std::vector<std::string>& argv,
+                            const json& run_extra) {
+  const std::string source = subject_dir(rp, o).string();
   const GitState git = git_state(source);
   model::RunHeader run;
   run.other = run_extra.is_object() ? run_extra : json::object();
@@ -55,8 +67,11 @@ model::RunHeader run_header(const plan::RunPlan& rp, const std::vector<std::stri
   run.command_line = argv;
   run.reproduce = join_command(reproduce_argv(argv, rp.seed));
   run.perfgate_version = PERFGATE_VERSION;
+  run.perfgate_commit = git_state(PERFGATE_SOURCE_DIR).commit;
+  if (!o.catalog_dir.empty()) run.catalog = catalog_folder(o.catalog_dir).string();
   run.commit = git.commit;
   run.dirty = git.dirty;
+  if (!git.branch.empty()) run.branch = git.branch;
   run.git_source = source;
   run.profile = rp.scenarios.empty() ? "" : rp.scenarios.front().profile;
   run.seed = rp.seed;

@@ -13,6 +13,7 @@
 #include "run/counting_sample.hpp"
 #include "stats/sequential.hpp"
 #include "store/results_codec.hpp"
+#include "suite/fingerprint.hpp"
 #include "suite/phased_service.hpp"
 
 namespace perfgate::suite {
@@ -28,6 +29,7 @@ void ScenarioRun::describe() {
   result.policy = sp.policy;
   result.primary_metric = m.primary_metric;
   result.params = sp.params;
+  result.fingerprint = scenario_fingerprint(sp);
   result.cpus = sp.cpus;
   const auto load = measure::load_average();
   result.load_before.assign(load.begin(), load.end());
@@ -255,6 +257,8 @@ void ScenarioRun::analyse() {
   result.steal.emplace();
   for (const auto& v : sp.variants) (*result.steal)[v.name] = run::summarise_steal(outcome.samples, v.name);
   result.comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
+  for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
+    result.notes.push_back(std::move(note));
   if (sp.choose_metric) {
     auto choice = gate::choose_ab_metric(outcome.samples);
     result.metric_choice = store::choice_view(choice);

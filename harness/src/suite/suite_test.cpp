@@ -191,6 +191,14 @@ TEST(BaselineApply, LosingAnAcceptedImprovementFailsThePassingScenario) {
   b.exists = true;
   b.entries = gate::entries_from_scenario(accepted.results(), accepted.runs[0]->result);
   ASSERT_EQ(b.entries.size(), 1u);
+  // A time ratio is gated against three accepted runs of this host class at least.
+  auto& e = b.entries[0];
+  for (double f : {0.99, 1.0, 1.01}) {
+    auto r = e.as_run();
+    r.ratio = e.ratio * f;
+    r.run_id = "run-" + std::to_string(f);
+    e.runs.push_back(r);
+  }
   auto counts = apply_baseline(now.runs, b, now.results(), 0.05, 0.05);
   EXPECT_EQ(counts.compared, 1);
   EXPECT_EQ(now.runs[0]->exit_code, kExitPerformance);

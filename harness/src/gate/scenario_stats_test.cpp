@@ -1,0 +1,54 @@
+#include "gate/scenario_stats.hpp"
+
+#include <gtest/gtest.h>
+
+#include "run/metric_specs.hpp"
+
+using namespace perfgate;
+
+namespace {
+
+std::vector<run::Sample> rounds(const std::string& metric, std::vector<double> before, std::vector<double> after) {
+  std::vector<run::Sample> out;
+  for (std::size_t i = 0; i < before.size(); ++i)
+    for (auto [variant, v] : {std::pair{"before", before[i]}, std::pair{"after", after[i]}}) {
+      run::Sample s;
+      s.round = static_cast<int>(i);
+      s.variant = variant;
+      s.metrics[metric] = run::measured(metric, v, "test");
+      out.push_back(s);
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST(DeclaredExact, ACountWithOneValuePerVariantStaysExact) {
+  auto samples = rounds("syscalls", {1398, 1398, 1398}, {284, 284, 284});
+  auto summaries = gate::summarize_samples(samples);
+  auto comparisons = gate::compare_samples(samples, {{"after", "before", true}}, {"syscalls"}, 1);
+  EXPECT_TRUE(gate::check_declared_exact(summaries, comparisons).empty());
+  ASSERT_EQ(comparisons.size(), 1u);
+  EXPECT_TRUE(comparisons[0].exact.value());
+}
+
+TEST(DeclaredExact, ADeclaredExactCountThatVariesIsABugAndLosesExactness) {
+  auto samples = rounds("syscalls", {1398, 1399, 1398}, {284, 284, 284});
+  auto summaries = gate::summarize_samples(samples);
+  auto comparisons = gate::compare_samples(samples, {{"after", "before", true}}, {"syscalls"}, 1);
+  auto notes = gate::check_declared_exact(summaries, comparisons);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("bug: syscalls of before is declared exact but took values from 1398 to 1399"),
+            std::string::npos)
+      << notes[0];
+  EXPECT_FALSE(comparisons[0].exact.value());
+}
+
+TEST(DeclaredExact, TimesAreNeverExact) {
+  auto samples = rounds("cpu_ms", {10, 10, 10}, {5, 5, 5});
+  auto comparisons = gate::compare_samples(samples, {{"after", "before", true}}, {"cpu_ms"}, 1);
+  ASSERT_EQ(comparisons.size(), 1u);
+  EXPECT_FALSE(comparisons[0].exact.value());
+  EXPECT_FALSE(run::harness_metric("instructions")->exact);  // CPU-specific string functions
+  EXPECT_TRUE(run::harness_metric("allocs")->exact);
+}

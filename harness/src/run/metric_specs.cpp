@@ -1,0 +1,83 @@
+#include "run/metric_specs.hpp"
+
+#include <stdexcept>
+
+namespace perfgate::run {
+namespace {
+
+// Per-phase and per-server figures are declared by their suffix (startup_server_cpu_ms, ...).
+const MetricSpec kSpecs[] = {
+    // time and CPU: host-dependent
+    {"wall_ms", "ms", "lower", false},
+    {"cpu_ms", "ms", "lower", false},
+    {"user_ms", "ms", "lower", false},
+    {"sys_ms", "ms", "lower", false},
+    {"cpu_wait_ms", "ms", "lower", false},
+    {"server_cpu_ms", "ms", "lower", false},
+    {"total_cpu_ms", "ms", "lower", false},
+    {"startup_ms", "ms", "lower", false},
+    {"server_cpu_us_per_request", "us", "lower", false},
+    {"rps", "req/s", "higher", false},
+    {"latency_p50_ms", "ms", "lower", false},
+    {"latency_p99_ms", "ms", "lower", false},
+    {"server_mem_peak_mib", "MiB", "lower", false},
+    // memory peaks: the page cache, the allocator's arenas and the kernel's accounting move them
+    {"peak_rss_kib", "KiB", "lower", false},
+    {"maxrss_kib", "KiB", "lower", false},
+    // scheduling: the machine's, not the program's
+    {"ctx_voluntary", "count", "lower", false},
+    {"ctx_involuntary", "count", "lower", false},
+    // a service window's answers depend on how fast the server is
+    {"errors", "count", "lower", false},
+    {"responses", "count", "higher", false},
+    {"hit_ratio", "ratio", "higher", false},
+    // the program's own read/write calls (/proc/<pid>/io): the work itself
+    {"syscr", "count", "lower", true},
+    {"syscw", "count", "lower", true},
+    {"syscalls", "count", "lower", true},
+    // its bytes through them include what it prints, and a report line of times varies in
+    // length from run to run (dto_mapping's wchar_kib: 3010.2334-3010.2422 over 12 rounds)
+    {"rchar_kib", "KiB", "lower", false},
+    {"wchar_kib", "KiB", "lower", false},
+    // the counting run's allocations (preload/libperfgate_alloc)
+    {"allocs", "count", "lower", true},
+    {"alloc_bytes", "bytes", "lower", true},
+    {"frees", "count", "lower", true},
+    {"peak_heap_bytes", "bytes", "lower", true},
+    {"live_heap_bytes", "bytes", "lower", true},
+    // cachegrind's Ir: host-dependent (CPU-specific string functions)
+    {"instructions", "count", "lower", false},
+};
+
+const MetricSpec kPhaseServerSpecs[] = {
+    {"_server_cpu_ms", "ms", "lower", false},        {"_server_user_ms", "ms", "lower", false},
+    {"_server_sys_ms", "ms", "lower", false},        {"_server_rss_mean_mib", "MiB", "lower", false},
+    {"_server_rss_peak_mib", "MiB", "lower", false}, {"_server_mem_mean_mib", "MiB", "lower", false},
+    {"_server_mem_peak_mib", "MiB", "lower", false}, {"_wall_ms", "ms", "lower", false},
+    {"_client_cpu_ms", "ms", "lower", false},
+};
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+}  // namespace
+
+const MetricSpec* harness_metric(const std::string& name) {
+  for (const auto& s : kSpecs)
+    if (name == s.name) return &s;
+  for (const auto& s : kPhaseServerSpecs)
+    if (ends_with(name, s.name)) return &s;
+  return nullptr;
+}
+
+MetricValue measured(const std::string& name, double value, const std::string& source) {
+  const MetricSpec* s = harness_metric(name);
+  // A figure perfgate takes without a declaration would be compared without knowing what it is.
+  if (!s) throw std::logic_error("metric " + name + " is measured but not declared in run/metric_specs.cpp");
+  MetricValue v{value, s->unit, s->better, source};
+  v.exact = s->exact;
+  return v;
+}
+
+}  // namespace perfgate::run
