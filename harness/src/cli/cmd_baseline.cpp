@@ -1,6 +1,7 @@
 // `perfgate baseline update|check|show`: write the accepted figures of a run into baseline.json,
 // check a results file against them, list them. docs/baseline.md.
 #include <iostream>
+#include <map>
 #include <regex>
 
 #include "catalog/catalog.hpp"
@@ -52,6 +53,26 @@ void print_update(suite::BaselineUpdate& u, bool dry) {
   }
   store::save_baseline(u.baseline);
   std::cout << "wrote " << u.baseline.file.string() << " (" << u.baseline.entries.size() << " entries)\n";
+}
+
+// "13 accepted run(s): 10 on AMD EPYC x2 (3 stale), 3 on Intel(R) Xeon(R) Processor x2": what
+// each host class can be gated against. Stale: recorded with another scenario fingerprint than
+// the entry's newest run.
+std::string runs_by_class(const store::BaselineEntry& e) {
+  std::map<std::string, std::pair<int, int>> by_class;  // class → (runs, stale)
+  for (const auto& r : e.runs) {
+    auto& [n, stale] = by_class[r.host_class()];
+    ++n;
+    stale += r.fingerprint.empty() || r.fingerprint != e.fingerprint;
+  }
+  std::string out = std::to_string(e.runs.size()) + " accepted run(s):";
+  const char* sep = " ";
+  for (const auto& [cls, counts] : by_class) {
+    out += sep + std::to_string(counts.first) + " on " + cls;
+    if (counts.second) out += " (" + std::to_string(counts.second) + " stale)";
+    sep = ", ";
+  }
+  return out;
 }
 
 void add_stamp_command(CLI::App& cmd, std::shared_ptr<std::string> file, std::shared_ptr<bool> dry) {
@@ -179,9 +200,9 @@ void add_baseline_command(CLI::App& app) {
     }
     for (const auto& e : b.entries)
       std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << gate::format_ratio(e.ratio, e.ci)
-                << "  " << e.runs.size() << " accepted run(s)"
-                << "  medians " << e.before_median << " → " << e.after_median << " " << e.unit << "  host "
-                << e.host_fingerprint << "  commit " << e.commit.substr(0, 12) << (e.dirty ? " (dirty)" : "") << "\n";
+                << (e.exact.value_or(false) ? "  exact" : "") << "  " << runs_by_class(e) << "  medians "
+                << e.before_median << " → " << e.after_median << " " << e.unit << "  commit " << e.commit.substr(0, 12)
+                << (e.dirty ? " (dirty)" : "") << "\n";
     std::cout << b.entries.size() << " entries in " << b.file.string() << "\n";
   });
 

@@ -86,7 +86,8 @@ std::vector<std::string> check_declared_exact(model::Summaries& summaries,
       char buf[160];
       std::snprintf(buf, sizeof buf, " took values from %.9g to %.9g over %zu rounds", m.s.min, m.s.max, m.s.n);
       notes.push_back("bug: " + name + " of " + variant + " is declared exact but" + buf +
-                      " (a nondeterministic program, or a wrong declaration): compared as host-dependent in this run");
+                      ": the count depends on timing here (threads, sockets, a nondeterministic program) or the "
+                      "declaration is wrong; compared as host-dependent in this run");
       m.exact = false;
       for (auto& c : comparisons)
         if (c.metric == name && (c.variant == variant || c.baseline == variant)) c.exact = false;

@@ -250,23 +250,29 @@ void save_baseline(const Baseline& b) {
 
 std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh, bool append) {
   std::vector<BaselineChange> changes;
-  std::vector<std::string> replaced;  // keys whose runs this call started afresh (no --append)
+  // key × host class whose runs this call started afresh (no --append): a class's runs are
+  // replaced by that class's fresh ones, and other classes keep theirs.
+  std::vector<std::string> replaced;
   for (const auto& e : fresh) {
+    const std::string slot = e.key() + "\n" + e.host_class();
     auto it =
         std::find_if(b.entries.begin(), b.entries.end(), [&](const BaselineEntry& x) { return x.key() == e.key(); });
     if (it == b.entries.end()) {
       b.entries.push_back(e);
       b.entries.back().runs = {e.as_run()};
-      replaced.push_back(e.key());
+      replaced.push_back(slot);
       changes.push_back(
           {e.key(), "added", gate::format_ratio(e.ratio, e.ci) + " from commit " + e.commit.substr(0, 12)});
       continue;
     }
     const bool known =
         std::any_of(it->runs.begin(), it->runs.end(), [&](const AcceptedRun& a) { return a.run_id == e.run_id; });
-    const bool fresh_start = !append && std::find(replaced.begin(), replaced.end(), e.key()) == replaced.end();
-    if (fresh_start && known && it->runs.size() == 1) {  // the same results file accepted again
-      replaced.push_back(e.key());
+    const bool fresh_start = !append && std::find(replaced.begin(), replaced.end(), slot) == replaced.end();
+    std::vector<AcceptedRun> runs;
+    for (const auto& a : it->runs)
+      if (!fresh_start || a.host_class() != e.host_class()) runs.push_back(a);
+    if (fresh_start && known && it->runs.size() == runs.size() + 1) {  // the same results file accepted again
+      replaced.push_back(slot);
       changes.push_back({e.key(), "unchanged", gate::format_ratio(e.ratio, e.ci)});
       continue;
     }
@@ -275,9 +281,8 @@ std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<Basel
           {e.key(), "unchanged", gate::format_ratio(e.ratio, e.ci) + " (run " + e.run_id + " already accepted)"});
       continue;
     }
-    std::vector<AcceptedRun> runs = fresh_start ? std::vector<AcceptedRun>{} : it->runs;
     runs.push_back(e.as_run());
-    if (fresh_start) replaced.push_back(e.key());
+    if (fresh_start) replaced.push_back(slot);
     const std::string before = gate::format_ratio(it->ratio, it->ci) + " (commit " + it->commit.substr(0, 12) + ")";
     BaselineEntry next = e;
     next.tolerance = it->tolerance;

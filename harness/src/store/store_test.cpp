@@ -65,6 +65,39 @@ TEST(Baseline, SaveFollowsALinkAndRoundTrips) {
 // A results file written before the results were typed reads through the codec and writes
 // back equal: every typed section (samples, summaries, comparisons, gates) is re-encoded from
 // the structs, so a key the codec drops or renames fails here.
+namespace {
+
+store::BaselineEntry fresh_entry(const std::string& cpu, const std::string& run_id, double ratio) {
+  store::BaselineEntry e;
+  e.scenario = "s";
+  e.profile = "quick";
+  e.metric = "cpu_ms";
+  e.ratio = ratio;
+  e.ci = {ratio, ratio};
+  e.n = 12;
+  e.host = {{"cpu_model", cpu}, {"cores", 2}};
+  e.host_fingerprint = cpu;
+  e.commit = "abc";
+  e.run_id = run_id;
+  return e;
+}
+
+}  // namespace
+
+// A refresh on one host class replaces that class's runs and keeps the others': the committed
+// baseline holds a class nobody here can re-record.
+TEST(Baseline, AnUpdateReplacesOnlyItsOwnHostClassesRuns) {
+  store::Baseline b;
+  store::refresh_entries(b, {fresh_entry("AMD", "a1", 0.6), fresh_entry("AMD", "a2", 0.61)}, false);
+  store::refresh_entries(b, {fresh_entry("Intel", "i1", 0.8)}, true);
+  ASSERT_EQ(b.entries.size(), 1u);
+  ASSERT_EQ(b.entries[0].runs.size(), 3u);
+  store::refresh_entries(b, {fresh_entry("Intel", "i2", 0.79), fresh_entry("Intel", "i3", 0.78)}, false);
+  std::vector<std::string> ids;
+  for (const auto& r : b.entries[0].runs) ids.push_back(r.run_id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"a1", "a2", "i2", "i3"}));
+}
+
 TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
   const std::filesystem::path file = std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json";
   const nlohmann::json original = nlohmann::json::parse(*try_read_file(file));
