@@ -6,6 +6,7 @@
 #include "common/files.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_complete.hpp"
 
 namespace perfgate::cli {
 
@@ -21,7 +22,10 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_flag("--allow-mixed-commits", o->allow_mixed_commits, "Merge runs of different commits");
   cmd->callback([=] {
     std::vector<store::MergeInput> inputs;
-    for (const auto& f : *files) inputs.push_back({f, store::read_results(f)});
+    for (const auto& f : *files) {
+      inputs.push_back({f, store::read_results(f)});
+      store::require_complete(inputs.back().doc, f);
+    }
     const auto merged = store::merge_results(inputs, argv, *o);
     write_file_atomic(*out, store::to_json(merged).dump(1) + "\n");
     std::cout << "merged " << files->size() << " files, " << merged.scenarios.size() << " scenarios → " << *out << " ("

@@ -7,6 +7,7 @@
 #include "gate/baseline_entries.hpp"
 #include "gate/baseline_gate.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_complete.hpp"
 #include "suite/run_document.hpp"
 
 namespace perfgate::suite {
@@ -104,6 +105,7 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
   std::vector<model::ResultsDoc> docs;
   for (const auto& path : results_files) {
     docs.push_back(store::read_results(path));
+    store::require_complete(docs.back(), path);
     if (docs.back().run.other.contains("against"))
       throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
   }

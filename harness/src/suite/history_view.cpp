@@ -12,6 +12,7 @@
 #include "gate/baseline_entries.hpp"
 #include "store/history_db.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_complete.hpp"
 
 namespace perfgate::suite {
 namespace {
@@ -45,7 +46,10 @@ std::string default_history_db() {
 void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db) {
   // Every file is read and checked before the database is touched.
   std::vector<model::ResultsDoc> docs;
-  for (const auto& f : files) docs.push_back(store::read_results(f));
+  for (const auto& f : files) {
+    docs.push_back(store::read_results(f));
+    store::require_complete(docs.back(), f);
+  }
   auto h = store::open_history(db.empty() ? default_history_db() : db);
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const bool added = h->add_run(docs[i], files[i], gated_entries(docs[i]));
