@@ -119,6 +119,27 @@ def test_merge_refuses_missing_duplicate_and_malformed_shards(perfgate, shards):
     assert r.returncode == 0 and out.exists()
 
 
+@pytest.mark.parametrize("field, change, message", [
+    ("run.profile", lambda d: d["run"].update(profile="full"), 'run.profile: "full" differs from the first file\'s "quick"'),
+    ("run.shard.of", lambda d: d["run"]["shard"].update(of=4), "run.shard.of: 4 planned scenarios, the first file's 3"),
+    ("run.shard", lambda d: d["run"].pop("shard"), "run.shard: not a shard (run --shard i/n)"),
+    ("run.against", lambda d: d["run"].update(against={"dir": "../main-tree"}), "run.against: an --against run"),
+])
+def test_merge_refuses_shards_of_another_plan(perfgate, shards, field, change, message):
+    """Shards of one plan only (issue 23): a `full` shard with a `quick` one, a shard planned with
+    another family size (it breaks the Holm guarantee), a non-shard or an --against run."""
+    tmp, _, _ = shards
+    doc = json.loads((tmp / "shard2.json").read_text())
+    change(doc)
+    other = tmp / "other.json"
+    other.write_text(json.dumps(doc))
+    out = tmp / "mixed.json"
+    r = perfgate("merge", tmp / "shard1.json", other, "-o", out, "--allow-partial")
+    assert r.returncode == 2, (field, r.stdout, r.stderr)
+    assert "other.json: " + message in r.stderr, r.stderr
+    assert not out.exists()
+
+
 def test_bad_shard_is_exit_2(perfgate, shards):
     _, catalog, _ = shards
     for bad in ("3/2", "0/2", "x"):

@@ -20,6 +20,33 @@ int more_serious_exit(int a, int b) {
   return rank(b) > rank(a) ? b : a;
 }
 
+namespace {
+
+// Shards join into one run only when they are parts of one plan: one profile, one family of
+// gated comparisons (each shard's Holm correction counted the others' as p = 1, so a shard of
+// another plan breaks the family-wise guarantee), all shards or none, all --against or none.
+void require_same_plan(const MergeInput& in, const MergeInput& first) {
+  const model::RunHeader &run = in.doc.run, &ref = first.doc.run;
+  auto refuse = [&](const std::string& field, const std::string& why) {
+    throw UsageError(in.file + ": " + field + ": " + why + " (" + first.file + " is the first file)");
+  };
+  if (run.profile != ref.profile)
+    refuse("run.profile", "\"" + run.profile + "\" differs from the first file's \"" + ref.profile +
+                              "\": shards of one plan run at one profile");
+  if (run.shard.has_value() != ref.shard.has_value())
+    refuse("run.shard", run.shard ? "a shard, and the first file is not one"
+                                  : "not a shard (run --shard i/n), and the first file is one");
+  if (run.shard && run.shard->of != ref.shard->of)
+    refuse("run.shard.of", std::to_string(run.shard->of) + " planned scenarios, the first file's " +
+                               std::to_string(ref.shard->of) + ": shards of different plans");
+  if (run.other.contains("against") != ref.other.contains("against"))
+    refuse("run.against", run.other.contains("against")
+                              ? "an --against run (this build against another), the first file is not"
+                              : "not an --against run, and the first file is one");
+}
+
+}  // namespace
+
 model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std::vector<std::string>& command_line,
                                 const MergeOptions& o) {
   if (inputs.empty()) throw UsageError("merge: no results files given");
@@ -36,6 +63,7 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
   std::set<std::string> hosts;
   for (const auto& in : inputs) {
     const model::RunHeader& run = in.doc.run;
+    require_same_plan(in, inputs.front());
     if (run.commit != commit && !o.allow_mixed_commits)
       throw UsageError(in.file + ": run.git.commit " + run.commit + " differs from " + inputs.front().file + "'s " +
                        commit + " (merge joins shards of one build; --allow-mixed-commits to merge anyway)");
