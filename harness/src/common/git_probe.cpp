@@ -8,13 +8,17 @@
 
 namespace perfgate {
 
+std::optional<std::string> git_stdout(const std::filesystem::path& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"git", "-C", dir.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return process::capture_stdout(argv, std::chrono::seconds(30));
+}
+
 namespace {
 
 // The trimmed stdout of `git -C DIR ARGS`; empty when git is missing, fails or hangs.
 std::string git_output(const std::filesystem::path& dir, const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {"git", "-C", dir.string()};
-  argv.insert(argv.end(), args.begin(), args.end());
-  std::string out = process::capture_stdout(argv, std::chrono::seconds(10)).value_or("");
+  std::string out = git_stdout(dir, args).value_or("");
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out;
 }

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace perfgate {
 
@@ -15,5 +17,8 @@ struct GitState {
 };
 
 GitState git_state(const std::filesystem::path& dir);
+
+// The stdout of `git -C DIR ARGS`, or none when git is missing, fails or hangs (30 s).
+std::optional<std::string> git_stdout(const std::filesystem::path& dir, const std::vector<std::string>& args);
 
 }  // namespace perfgate

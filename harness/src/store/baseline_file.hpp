@@ -43,8 +43,8 @@ struct BaselineChange {
 // and says what changed. Without `append` an entry's accepted runs on a host class become exactly
 // the fresh ones of its key and class (other classes keep theirs: a class nobody can re-record
 // here is not wiped by a refresh on this one); with `append` they are added to those already
-// accepted (a run_id already there is not added twice). Either way the entry's figures become the newest run's and it keeps its own
-// tolerance.
+// accepted (a run_id already there is not added twice). Either way the entry's figures become the newest run's and it
+// keeps its own tolerance.
 std::vector<BaselineChange> refresh_entries(Baseline& baseline, const std::vector<BaselineEntry>& fresh,
                                             bool append = false);
 

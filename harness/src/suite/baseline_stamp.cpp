@@ -1,10 +1,9 @@
 #include "suite/baseline_stamp.hpp"
 
-#include <chrono>
 #include <map>
 
 #include "catalog/catalog.hpp"
-#include "process/capture.hpp"
+#include "common/git_probe.hpp"
 #include "run/metric_specs.hpp"
 #include "suite/fingerprint.hpp"
 
@@ -33,12 +32,9 @@ std::vector<std::string> source_pathspec(const fs::path& folder) {
 // an anchor or a title may have changed).
 std::string manifest_changed_since(const catalog::Manifest& now, const fs::path& folder, const std::string& commit,
                                    const std::string& profile) {
-  const std::string top =
-      process::capture_stdout({"git", "-C", folder.string(), "rev-parse", "--show-toplevel"}, std::chrono::seconds(10))
-          .value_or("");
+  const std::string top = git_stdout(folder, {"rev-parse", "--show-toplevel"}).value_or("");
   const fs::path rel = fs::relative(fs::absolute(folder) / "scenario.json", top.substr(0, top.find('\n')));
-  const auto text = process::capture_stdout({"git", "-C", folder.string(), "show", commit + ":" + rel.string()},
-                                            std::chrono::seconds(10));
+  const auto text = git_stdout(folder, {"show", commit + ":" + rel.string()});
   if (!text) return "its scenario.json did not exist at " + commit.substr(0, 12);
   try {
     const catalog::Manifest then = catalog::parse_manifest(nlohmann::json::parse(*text), now.file);
@@ -52,12 +48,11 @@ std::string manifest_changed_since(const catalog::Manifest& now, const fs::path&
 // Why the folder is not as it was at `commit`, or "" when it is (committed and uncommitted
 // changes alike: the build compiles the work tree).
 std::string changed_since(const fs::path& folder, const std::string& commit) {
-  using std::chrono::seconds;
-  if (!process::capture_stdout({"git", "-C", folder.string(), "cat-file", "-e", commit + "^{commit}"}, seconds(10)))
+  if (!git_stdout(folder, {"cat-file", "-e", commit + "^{commit}"}))
     return "commit " + commit.substr(0, 12) + " is not in the repository of " + folder.string();
-  std::vector<std::string> argv = {"git", "-C", folder.string(), "diff", "--name-only", commit};
-  for (const auto& p : source_pathspec(fs::absolute(folder))) argv.push_back(p);
-  const auto out = process::capture_stdout(argv, seconds(30));
+  std::vector<std::string> args = {"diff", "--name-only", commit};
+  for (const auto& p : source_pathspec(fs::absolute(folder))) args.push_back(p);
+  const auto out = git_stdout(folder, args);
   if (!out) return "git diff failed in " + folder.string();
   if (out->empty()) return "";
   std::string first = out->substr(0, out->find('\n'));

@@ -3,22 +3,14 @@
 #include <xxhash.h>
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
+#include "common/files.hpp"
 #include "run/metric_specs.hpp"
 
 namespace perfgate::suite {
 namespace {
 
 using json = nlohmann::json;
-
-std::string read_all(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The manifest as the work sees it: words for people and decisions about the figures
 // (claims, anchors, lies, policy, other profiles) change no figure, nor do the variants a
@@ -44,7 +36,7 @@ json work_shaping(const catalog::Manifest& m, const std::string& profile, const 
 }
 
 std::string fingerprint_of(const catalog::Manifest& m, const json& work) {
-  std::string sources = m.dir.empty() ? "" : read_all(m.dir / "sources.sha256");
+  std::string sources = m.dir.empty() ? "" : try_read_file(m.dir / "sources.sha256").value_or("");
   while (!sources.empty() && (sources.back() == '\n' || sources.back() == ' ')) sources.pop_back();
   const std::string text = "measurement " + std::to_string(run::kMeasurementVersion) + "\nsources " +
                            (sources.empty() ? "-" : sources) + "\nwork " + work.dump() + "\n";
