@@ -43,8 +43,8 @@ struct SpawnSpec {
 struct Spawned {
   pid_t pid = -1;
   bool born_in_cgroup = false;  // clone3 placed it in v2_cgroup: no cgroup.procs write
-  // When its exec succeeded (its close-on-exec error pipe closed): the program's first
-  // instant. Wall time measured from here leaves out creation, cgroup moves and pinning.
+  // When the child called execve (its own clock reading, not our wake-up): the program's
+  // first instant. Wall time measured from here leaves out creation, cgroup moves and pinning.
   std::chrono::steady_clock::time_point exec_at;
 };
 
