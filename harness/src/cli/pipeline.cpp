@@ -17,9 +17,12 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
                            [&progress] { progress.clear(); }};
   const auto out = suite::execute_plan(rp, options, argv, run_extra, status);
 
-  write_ci_outputs(out.document, options);
+  const auto unwritten = write_ci_outputs(out.document, options);
   if (!options.quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document);
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
+  for (const auto& u : unwritten)
+    std::cerr << "perfgate: error: " << u << " (not written; the exit code is still the gates', " << out.exit_code
+              << ")\n";
   if (out.interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
   if (!out.results_path.empty()) std::cerr << "perfgate: results in " << out.results_path.string() << "\n";
   return out.exit_code;

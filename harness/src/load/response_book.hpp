@@ -54,6 +54,7 @@ class ResponseBook {
   }
 
   const std::optional<std::string>& failure() const { return failure_; }
+  std::uint64_t compared() const { return compared_; }  // answers set beside an earlier one
   std::uint64_t answers() const { return answers_; }
   std::size_t paths() const { return first_.size(); }
   // "N answers of M paths compared ...": what was checked, for the gate's detail.

@@ -25,6 +25,17 @@ bool is_ab_run(const model::ResultsDoc& doc) {
          std::all_of(doc.scenarios.begin(), doc.scenarios.end(), [](const auto& s) { return s.kind == "ab"; });
 }
 
+// A baseline the user named must be there: a typo would otherwise compare with nothing and
+// pass with a warning. (The default one may be absent: no runs accepted yet.)
+store::Baseline load_named_baseline(const std::filesystem::path& file, const std::string& flag) {
+  store::Baseline b = store::load_baseline(file);
+  if (!b.exists)
+    throw UsageError(flag + " " + file.string() +
+                     ": no such file (perfgate baseline update RESULTS.json --baseline FILE starts one; "
+                     "--baseline none compares with nothing)");
+  return b;
+}
+
 }  // namespace
 
 std::filesystem::path results_baseline_path(const model::ResultsDoc& doc, const std::string& results_file) {
@@ -62,7 +73,7 @@ std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const 
   if (o.baseline_path == "none" || !o.against_dir.empty()) return std::nullopt;
   const bool ab = !rp.scenarios.empty() && rp.scenarios.front().ab;
   if (ab && !o.baseline_given) return std::nullopt;
-  if (!o.baseline_path.empty()) return store::load_baseline(o.baseline_path);
+  if (!o.baseline_path.empty()) return load_named_baseline(o.baseline_path, "--baseline");
   return store::load_baseline(o.catalog_dir.empty() ? default_baseline_path() : catalog_baseline_path(o.catalog_dir));
 }
 
@@ -154,7 +165,8 @@ ResultsCheck check_results_against(const std::string& results_file, const std::f
                                    double tolerance) {
   const model::ResultsDoc doc = store::read_results(results_file);
   ResultsCheck out;
-  const store::Baseline b = store::load_baseline(file.empty() ? results_baseline_path(doc, results_file) : file);
+  const store::Baseline b = file.empty() ? store::load_baseline(results_baseline_path(doc, results_file))
+                                         : load_named_baseline(file, "--baseline");
   out.baseline = b.file;
   std::vector<store::BaselineEntry> now;
   for (const auto& s : doc.scenarios) {
