@@ -36,6 +36,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--diff", metavar="COMPARE.json",
                    help="comparison: render the rows of `perfgate compare A B --json` instead of computing them "
                    "(what `perfgate report A B` does, so both commands flag the same rows)")
+    p.add_argument("--incomplete", action="append", default=[], metavar="TEXT",
+                   help="FILE: why it cannot vouch for itself (perfgate report passes it): shown in large type")
     return p
 
 
@@ -69,13 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         elif len(args.results) == 1:
             from .report import build_report
 
-            path = build_report(args.results[0], args.out, plots=not args.no_plots)
+            path = build_report(args.results[0], args.out, plots=not args.no_plots, incomplete=args.incomplete)
         else:
             from .compare import build_comparison
 
             path = build_comparison(args.results[0], args.results[1], args.out, plots=not args.no_plots, alpha=args.alpha,
                                     noise=args.noise, seed=args.seed, resamples=args.resamples,
-                                    diff=args.diff)
+                                    diff=args.diff, incomplete=args.incomplete)
     except BadInput as e:
         print(f"perfgate report: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import fmt, stats
+from .markdown import with_incomplete_banner
 from .load import load_results
 from .model import RunView, ScenarioView
 from .output import staged
@@ -261,6 +262,7 @@ def build_comparison(
     seed: int = 1,
     resamples: int = 10_000,
     diff: str | Path | None = None,
+    incomplete: list[str] = (),
 ) -> Path:
     a_doc = load_results(a_path)
     b_doc = load_results(b_path)
@@ -284,5 +286,6 @@ def build_comparison(
                 if c.a is not None and c.b is not None:
                     drawn[c.name] = compare_plot.make(c, tmp / PLOTS_DIR)
         text = render(a, b, comps, alpha, band, seed, resamples, drawn, tmp, from_compare=diff is not None)
+        text = with_incomplete_banner(text, list(incomplete))
         (tmp / COMPARISON_FILE).write_text(text, encoding="utf-8")
     return out / COMPARISON_FILE

@@ -22,6 +22,18 @@ FACTOR_NOTE = (
 )
 
 
+def with_incomplete_banner(text: str, incomplete: list[str]) -> str:
+    """`perfgate report` passes what keeps a file from vouching for itself (store/results_complete):
+    said in large type under the title, since a reader skims past a table row."""
+    if not incomplete:
+        return text
+    title, _, rest = text.partition("\n")
+    banner = ["", "## ⚠ INCOMPLETE: this run cannot vouch for a gate", ""]
+    banner += [f"> **{fmt.cell(why)}**" for why in incomplete]
+    banner += ["", "`perfgate merge`, `history add` and `baseline update` refuse this file; what follows is what it holds.", ""]
+    return title + "\n" + "\n".join(banner) + rest
+
+
 def render(run: RunView, plots: dict[str, list[Plot]], out_dir: Path, results_path: Path) -> str:
     parts = [header(run, out_dir, results_path), summary(run)]
     for sc in run.scenarios:

@@ -14,7 +14,8 @@ REPORT_FILE = "report.md"
 PLOTS_DIR = "plots"
 
 
-def build_report(results_path: str | Path, out_dir: str | Path | None = None, *, plots: bool = True) -> Path:
+def build_report(results_path: str | Path, out_dir: str | Path | None = None, *, plots: bool = True,
+                 incomplete: list[str] = ()) -> Path:
     """Validates the results file (BadInput on any problem, before anything is written), then
     writes report.md and its plots into out_dir (default: the results file's folder).
     Returns the path of report.md."""
@@ -27,6 +28,7 @@ def build_report(results_path: str | Path, out_dir: str | Path | None = None, *,
         for sc in run.scenarios:
             drawn[sc.name] = render_all(sc, tmp / PLOTS_DIR) if plots else []
         text = markdown.render(run, drawn, tmp, _results_seen_from(results_path, out, tmp))
+        text = markdown.with_incomplete_banner(text, list(incomplete))
         (tmp / REPORT_FILE).write_text(text, encoding="utf-8")
     return out / REPORT_FILE
 

@@ -70,6 +70,13 @@ def test_a_killed_shard_is_refused_by_merge_history_and_baseline(perfgate, burn,
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert "killed.json: outcome.status: \"running\": the run never finished" in r.stderr, r.stderr
     assert not merged.exists() and not (shard["tmp"] / "b.json").exists()
+    # report renders what the file holds, under a banner that says it cannot vouch for a gate
+    r = perfgate("report", killed, "-o", shard["tmp"] / "report")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "outcome.status" in r.stderr
+    head = (shard["tmp"] / "report" / "report.md").read_text().splitlines()[:6]
+    assert any(l.startswith("## ⚠ INCOMPLETE") for l in head), head
+    assert any("the run never finished" in l for l in head), head
 
 
 def test_a_shard_without_a_planned_scenario_is_refused(perfgate, shard):

@@ -15,6 +15,7 @@
 #include "process/capture.hpp"
 #include "process/spawn.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_complete.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -79,6 +80,12 @@ void add_report_command(CLI::App& app) {
     if (const char* pp = std::getenv("PYTHONPATH"); pp && *pp) pythonpath += ":" + std::string(pp);
     std::vector<std::string> args = {python, "-m", "perfgate_report"};
     if (*history) args.push_back("--history");
+    for (std::size_t k = 0; k < docs.size(); ++k)
+      if (const auto why = store::incompleteness(docs[k])) {
+        std::cerr << "perfgate report: " << (*files)[k] << ": " << *why << "\n";
+        args.push_back("--incomplete");
+        args.push_back((*files)[k] + ": " + *why);
+      }
     args.insert(args.end(), files->begin(), files->end());
     if (!out->empty()) {
       args.push_back("-o");

@@ -6,22 +6,25 @@
 
 namespace perfgate::store {
 
-void require_complete(const model::ResultsDoc& doc, const std::string& file) {
+std::optional<std::string> incompleteness(const model::ResultsDoc& doc) {
   const std::string& status = doc.outcome.status;
   if (status == "running")
-    throw UsageError(file +
-                     ": outcome.status: \"running\": the run never finished (killed, out of memory, a lost "
-                     "runner?), so nothing in it can vouch for a gate");
+    return "outcome.status: \"running\": the run never finished (killed, out of memory, a lost runner?), so "
+           "nothing in it can vouch for a gate";
   if (status == "interrupted")
-    throw UsageError(file + ": outcome.status: \"interrupted\": the run was stopped (exit 130) before its plan ran");
-  if (!doc.run.shard) return;
+    return "outcome.status: \"interrupted\": the run was stopped (exit 130) before its plan ran";
+  if (!doc.run.shard) return std::nullopt;
   std::string missing;
   for (const auto& name : doc.run.shard->scenarios)
     if (std::none_of(doc.scenarios.begin(), doc.scenarios.end(), [&](const auto& s) { return s.name == name; }))
       missing += (missing.empty() ? "" : ", ") + name;
-  if (!missing.empty())
-    throw UsageError(file + ": scenarios: lacks " + missing + ", which run.shard.scenarios planned for shard " +
-                     std::to_string(doc.run.shard->index) + "/" + std::to_string(doc.run.shard->count));
+  if (missing.empty()) return std::nullopt;
+  return "scenarios: lacks " + missing + ", which run.shard.scenarios planned for shard " +
+         std::to_string(doc.run.shard->index) + "/" + std::to_string(doc.run.shard->count);
+}
+
+void require_complete(const model::ResultsDoc& doc, const std::string& file) {
+  if (const auto why = incompleteness(doc)) throw UsageError(file + ": " + *why);
 }
 
 }  // namespace perfgate::store
