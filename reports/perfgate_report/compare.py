@@ -149,7 +149,7 @@ def _run_facts(run: RunView) -> dict[str, str]:
         "started": str(r.get("started_at", "")),
         "commit": f"`{git['commit'][:12]}`" + (" **dirty**" if git["dirty"] else ""),
         "host": f"`{h['fingerprint']}` ({h['cpu_model']}, {h['cores']} cores)",
-        "profile": f"{r['profile']} (seed {r['seed']})",
+        "profile": f"{r['profile']} (seed {r['seed'] if r.get('seed') is not None else 'per shard'})",
         "load before / after (1 min)": f"{_l(h.get('load_before'))} / {_l(h.get('load_after'))}",
         "CPU / memory source": f"{h['cgroup']['cpu_source']} / {h['cgroup']['memory_source']}",
         "outcome": f"{run.outcome['status']} (exit {run.outcome['exit_code']})",

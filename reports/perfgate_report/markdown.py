@@ -62,6 +62,12 @@ def _when(run: dict) -> str:
     return text + (f" ({secs // 60} min {secs % 60} s)" if secs >= 60 else f" ({secs} s)")
 
 
+def _seed(r: dict) -> str:
+    if r.get("seed") is not None:
+        return f"seed {r['seed']}"
+    return "seeds per shard: each scenario's reproduce line has its own"
+
+
 def _parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
@@ -117,7 +123,7 @@ def header(run: RunView, out_dir: Path, results_path: Path) -> str:
         ("commit", f"`{short}`, {dirty}"),
         ("host", host),
         ("load average (1 / 5 / 15 min)", load),
-        ("profile", f"{r['profile']} (seed {r['seed']})"),
+        ("profile", f"{r['profile']} ({_seed(r)})"),
         ("rounds", rounds),
         ("stopped", r["stop_reason"]),
         ("command", f"`{fmt.cell(' '.join(r['command_line']))}`"),

@@ -15,6 +15,21 @@ enum ExitCode : int {
   kExitInterrupted = 130,  // SIGINT/SIGTERM: results hold what completed (128 + SIGINT, as shells report)
 };
 
+// The more severe of two exit codes, for a run of many scenarios or a merge of many shards:
+// unequal work (3) makes any timing meaningless, so it outranks everything; a run that could not
+// be made (4) outranks a verdict about the runs that could (1); then interrupted, then usage.
+inline int worse_exit_code(int a, int b) {
+  auto rank = [](int c) {
+    return c == kExitEquivalence   ? 5
+           : c == kExitRun         ? 4
+           : c == kExitPerformance ? 3
+           : c == kExitInterrupted ? 2
+           : c                     ? 1
+                                   : 0;
+  };
+  return rank(b) > rank(a) ? b : a;
+}
+
 class Error : public std::runtime_error {
  public:
   Error(ExitCode code, const std::string& message) : std::runtime_error(message), code_(code) {}

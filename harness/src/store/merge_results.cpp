@@ -4,21 +4,10 @@
 #include <set>
 
 #include "common/errors.hpp"
+#include "common/shell_words.hpp"
 #include "store/results_file.hpp"
 
 namespace perfgate::store {
-
-int more_serious_exit(int a, int b) {
-  auto rank = [](int c) {
-    return c == kExitEquivalence   ? 5
-           : c == kExitRun         ? 4
-           : c == kExitPerformance ? 3
-           : c == kExitInterrupted ? 2
-           : c                     ? 1
-                                   : 0;
-  };
-  return rank(b) > rank(a) ? b : a;
-}
 
 namespace {
 
@@ -88,7 +77,7 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
       if (!s.merged_from) s.merged_from = {in.file, run.id, host, run.shard};
       merged.scenarios.push_back(std::move(s));
     }
-    exit_code = more_serious_exit(exit_code, in.doc.outcome.exit_code);
+    exit_code = worse_exit_code(exit_code, in.doc.outcome.exit_code);
     interrupted = interrupted || in.doc.outcome.status == "interrupted";
     failures.insert(failures.end(), in.doc.outcome.failures.begin(), in.doc.outcome.failures.end());
     if (!run.started_at.empty()) started = std::min(started, run.started_at);
@@ -111,6 +100,11 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
   merged.run.finished_at = finished;
   merged.run.merged_from = std::move(from);
   merged.run.shard.reset();
+  // The merge command reproduces this file from the shards; each scenario's own reproduce line
+  // re-runs it with its shard's seed.
+  merged.run.reproduce = join_command(command_line);
+  for (const auto& in : inputs)
+    if (in.doc.run.seed != first.run.seed) merged.run.seed.reset();
   const std::string status = interrupted             ? "interrupted"
                              : exit_code == 0        ? "passed"
                              : exit_code == kExitRun ? "error"

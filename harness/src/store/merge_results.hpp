@@ -27,7 +27,4 @@ struct MergeOptions {
 model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std::vector<std::string>& command_line,
                                 const MergeOptions& options);
 
-// The most serious of two exit codes: 3 (equivalence), then 4 (could not run), then 1, then 2.
-int more_serious_exit(int a, int b);
-
 }  // namespace perfgate::store

@@ -256,7 +256,9 @@ json to_json(const model::ResultsDoc& d) {
   else if (d.run.perfgate_version)
     run["perfgate_version"] = *d.run.perfgate_version;
   if (d.run.catalog) run["catalog"] = *d.run.catalog;
-  if (d.run.seed) run["seed"] = *d.run.seed;
+  // A merge of shards run with different seeds has none of its own: null (each scenario's
+  // reproduce line carries its shard's).
+  run["seed"] = d.run.seed ? json(*d.run.seed) : json(nullptr);
   if (d.run.options) run["options"] = *d.run.options;
   if (const auto& b = d.run.baseline)
     run["baseline"] = b->file ? json{{"file", *b->file}, {"exists", b->exists}, {"tolerance", b->tolerance}}

@@ -246,7 +246,7 @@ void check_results_shape(const json& doc, const std::string& file) {
                         {"command_line", kArray},
                         {"stop_reason", kString},
                         {"profile", kString},
-                        {"seed", kNumber},
+                        {"seed", kNumber | kNull},
                         {"options", kObject},
                         {"shard", kObject | kNull},
                         {"merged_from", kArray},

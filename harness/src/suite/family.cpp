@@ -19,15 +19,6 @@ void decide_family(std::vector<model::Comparison*> gated, int family_total, doub
   gate::decide_family(gated, alpha_per_look, noise);
 }
 
-int worse_exit_code(int a, int b) {
-  // Not equal work makes any timing meaningless, so it outranks everything; a run that could
-  // not be made outranks a verdict about the runs that could.
-  auto rank = [](int c) {
-    return c == kExitEquivalence ? 4 : c == kExitRun ? 3 : c == kExitPerformance ? 2 : c ? 1 : 0;
-  };
-  return rank(b) > rank(a) ? b : a;
-}
-
 RunEnding run_ending(int exit_code, bool interrupted) {
   RunEnding e;
   e.status = interrupted ? "interrupted" : exit_code == kExitOk ? "passed" : exit_code == kExitRun ? "error" : "failed";

@@ -15,9 +15,6 @@ namespace perfgate::suite {
 // decided at alpha_per_look against the noise band. family_total ≤ gated.size(): no padding.
 void decide_family(std::vector<model::Comparison*> gated, int family_total, double alpha_per_look, double noise);
 
-// The more severe of two exit codes.
-int worse_exit_code(int a, int b);
-
 // The results' run.status and run.stop_reason for a run's exit code.
 struct RunEnding {
   int exit_code;

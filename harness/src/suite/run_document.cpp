@@ -36,6 +36,12 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
       named = true;
       continue;
     }
+    // One scenario named, a shard of it would be empty ("shard 2/2 has no scenarios").
+    if (a == "--shard") {
+      ++i;
+      continue;
+    }
+    if (a.rfind("--shard=", 0) == 0) continue;
     out.push_back(a);
   }
   if (!named) {
