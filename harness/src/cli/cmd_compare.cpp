@@ -1,49 +1,84 @@
-// `perfgate compare OLD.json NEW.json`: two runs side by side, benchstat-style (gate/run_diff.hpp).
+// `perfgate compare OLD.json NEW.json`: two runs side by side, benchstat-style (gate/run_diff.hpp),
+// both runs' outcomes first, then the regression gate: the gated variants' rows, each change
+// divided by its scenario's BEFORE change, so a machine that drifted between the runs fails
+// nothing. `--markdown FILE` writes the same for a pull-request comment.
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "gate/run_diff.hpp"
+#include "store/compare_markdown.hpp"
 #include "store/compare_text.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_complete.hpp"
 
 namespace perfgate::cli {
+namespace {
+
+struct Inputs {
+  std::string old_file, new_file;
+  gate::DiffOptions options;
+};
+
+int exit_code_of(const gate::RunDiff& d, const gate::GateDecision& verdict, bool fail_on_regression) {
+  if (fail_on_regression) return verdict.exit_code;
+  return d.rows.empty() ? kExitUsage : kExitOk;  // nothing to show is bad input even without the gate
+}
+
+}  // namespace
 
 void add_compare_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "compare",
       "Compare two results files benchstat-style: per scenario, variant and metric the old and new medians, the\n"
       "change with its interval, the Mann-Whitney p (Holm-corrected over every row), ~ where not significant,\n"
-      "and the geometric mean over scenarios");
+      "and the geometric mean over scenarios; then the gate: AFTER's change against BEFORE's (drift-corrected)");
   auto files = std::make_shared<std::vector<std::string>>();
-  auto o = std::make_shared<gate::DiffOptions>();
+  auto in = std::make_shared<Inputs>();
+  auto& o = in->options;
   auto metrics = std::make_shared<std::vector<std::string>>();
+  auto gate_variants = std::make_shared<std::vector<std::string>>();
   auto fail = std::make_shared<bool>(false);
-  auto json_out = std::make_shared<std::string>();
+  auto json_out = std::make_shared<std::string>(), markdown_out = std::make_shared<std::string>();
   cmd->add_option("files", *files, "OLD.json NEW.json")->required()->expected(2);
   cmd->add_option("--metric", *metrics,
                   "Metrics to show (repeatable; default: each scenario's gated metric, wall_ms, cpu_ms)");
-  cmd->add_flag("--all-metrics", o->all_metrics, "Every metric both runs measured");
+  cmd->add_flag("--all-metrics", o.all_metrics, "Every metric both runs measured");
   cmd->add_option_function<double>(
-         "--noise", [o](double pct) { o->noise = pct / 100.0; },
+         "--noise", [in](double pct) { in->options.noise = pct / 100.0; },
          "Noise band in percent: a change inside ±PCT is never a verdict (default 2)")
       ->check(CLI::Range(0.0, 99.0));
-  cmd->add_option("--alpha", o->alpha, "Family-wise error rate over the rows (default 0.05)")
+  cmd->add_option("--alpha", o.alpha, "Family-wise error rate over the rows, and over the gate's rows (default 0.05)")
       ->check(CLI::Range(0.000001, 0.5));
-  cmd->add_flag("--fail-on-regression", *fail, "Exit 1 when any row is significantly worse beyond the noise band");
-  cmd->add_option("--json", *json_out, "Also write the table as JSON here");
+  cmd->add_flag("--fail-on-regression", *fail,
+                "Exit 1 when a gated row (--gate-variant) is significantly worse than its scenario's BEFORE moved,\n"
+                "beyond the noise band; exit 2 when nothing is comparable or a run did not finish or errored");
+  cmd->add_option("--gate-variant", *gate_variants,
+                  "Variant whose rows the gate judges (repeatable; default: after, or a scenario's only variant);\n"
+                  "each is corrected by the variant it was compared to in its run (BEFORE), if any");
+  cmd->add_option("--json", *json_out, "Also write the table and the gate as JSON here");
+  cmd->add_option("--markdown", *markdown_out,
+                  "Also write the gate's verdict and the table as markdown here (a PR comment)");
   cmd->callback([=] {
-    const auto old_doc = store::read_results(files->at(0)), new_doc = store::read_results(files->at(1));
-    o->metrics = std::set<std::string>(metrics->begin(), metrics->end());
-    auto d = gate::diff_runs(old_doc, new_doc, *o);
-    const int worse = store::print_compare_text(std::cout, d, files->at(0), files->at(1), *o);
+    in->old_file = files->at(0);
+    in->new_file = files->at(1);
+    const auto old_doc = store::read_results(in->old_file), new_doc = store::read_results(in->new_file);
+    in->options.metrics = std::set<std::string>(metrics->begin(), metrics->end());
+    in->options.gate_variants = std::set<std::string>(gate_variants->begin(), gate_variants->end());
+    const auto d = gate::diff_runs(old_doc, new_doc, in->options);
+    std::string not_gateable = store::why_not_gateable(old_doc, in->old_file);
+    if (not_gateable.empty()) not_gateable = store::why_not_gateable(new_doc, in->new_file);
+    const gate::GateDecision verdict = gate::decide_gate(d, in->options, not_gateable);
+    store::print_outcomes(std::cout, d);
+    store::print_compare_text(std::cout, d, in->old_file, in->new_file, in->options);
+    store::print_gate_text(std::cout, d, in->options, verdict);
     if (!json_out->empty()) write_file_atomic(*json_out, gate::to_json(d).dump(1) + "\n");
-    if (*fail && worse) {
-      std::cerr << "perfgate: " << worse << " significant regression" << (worse > 1 ? "s" : "")
-                << " beyond the noise band\n";
-      set_exit_code(kExitPerformance);
-    }
+    if (!markdown_out->empty())
+      write_file_atomic(*markdown_out, store::compare_markdown(d, in->old_file, in->new_file, in->options, verdict));
+    const int code = exit_code_of(d, verdict, *fail);
+    if (code != kExitOk) std::cerr << "perfgate: " << verdict.headline << "\n";
+    set_exit_code(code);
   });
 }
 

@@ -8,7 +8,6 @@
 #include "store/text_table.hpp"
 
 namespace perfgate::store {
-namespace {
 
 std::string pct(double change) {
   if (!std::isfinite(change)) return "+inf";
@@ -16,6 +15,67 @@ std::string pct(double change) {
   std::snprintf(buf, sizeof buf, "%+.1f%%", (change - 1) * 100);
   return buf;
 }
+
+std::string interval(const std::array<double, 2>& ci) { return "[" + pct(ci[0]) + ", " + pct(ci[1]) + "]"; }
+
+std::string p_text(double p, double p_adjusted) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "p=%.3g (Holm %.3g)", p, p_adjusted);
+  return buf;
+}
+
+std::string outcome_text(const gate::RunOutcome& o) {
+  return o.status + " (exit " + std::to_string(o.exit_code) + ")" +
+         (o.message.empty() || o.message == o.status ? "" : ": " + o.message);
+}
+
+std::string commit_text(const std::string& commit, bool dirty) {
+  return commit.substr(0, 12) + (dirty ? " (dirty)" : "");
+}
+
+std::string variants_gated(const gate::DiffOptions& o) {
+  if (o.gate_variants.empty()) return "variant after (or a scenario's only variant)";
+  std::string names;
+  for (const auto& v : o.gate_variants) names += (names.empty() ? "" : ", ") + v;
+  return "variant " + names;
+}
+
+// The figure a gate row is judged on, as its table cell: raw rows say so.
+std::string judged_change(const gate::GateRow& g) { return (g.drift_corrected ? "" : "(raw) ") + pct(g.change); }
+
+std::string reference_moved(const gate::RunDiff& d, const gate::GateRow& g) {
+  if (!g.reference) return "-";
+  const auto& ref = d.rows[*g.reference];
+  return ref.variant + " " + pct(ref.change);
+}
+
+void print_outcomes(std::ostream& out, const gate::RunDiff& d) {
+  out << "old outcome: " << outcome_text(d.old_outcome) << "\n"
+      << "new outcome: " << outcome_text(d.new_outcome) << "\n";
+}
+
+void print_gate_text(std::ostream& out, const gate::RunDiff& d, const gate::DiffOptions& options,
+                     const gate::GateDecision& verdict) {
+  if (!d.gate.empty()) {
+    out << "\ngate: " << variants_gated(options)
+        << ", each change divided by its reference variant's (machine drift moves both)\n";
+    TextRows t = {{"scenario/variant", "metric", "change", "reference", "drift-corrected", "interval", "p", "verdict"}};
+    for (const auto& g : d.gate) {
+      const auto& r = d.rows[g.row];
+      t.push_back({r.scenario + "/" + r.variant + (r.profile == "quick" ? "" : " (" + r.profile + ")"), r.metric,
+                   pct(r.change), reference_moved(d, g), judged_change(g), interval(g.ci), p_text(g.p, g.p_adjusted),
+                   g.verdict});
+    }
+    print_text_table(out, t);
+    for (const auto& g : d.gate)
+      if (!g.drift_corrected)
+        out << "(raw) " << d.rows[g.row].scenario << "/" << d.rows[g.row].variant << " " << d.rows[g.row].metric
+            << ": judged on its own change: " << g.basis << "\n";
+  }
+  out << "gate: " << verdict.headline << "\n";
+}
+
+namespace {
 
 std::string with_spread(double median, double spread) {
   char buf[32];
@@ -45,12 +105,10 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
     TextRows t = {{"scenario/variant", "old", "new", "change", "interval", "p", "n"}};
     for (const auto* r : rows) {
       const bool sig = r->verdict != "~";
-      char p[64];
-      std::snprintf(p, sizeof p, "p=%.3g (Holm %.3g)", r->p, r->p_adjusted);
+      const std::string p = p_text(r->p, r->p_adjusted);
       t.push_back({r->scenario + "/" + r->variant + (r->profile == "quick" ? "" : " (" + r->profile + ")"),
                    with_spread(r->old_median, r->old_spread), with_spread(r->new_median, r->new_spread),
-                   sig ? pct(r->change) + (r->verdict == "worse" ? " worse" : " better") : "~",
-                   "[" + pct(r->ci[0]) + ", " + pct(r->ci[1]) + "]", p,
+                   sig ? pct(r->change) + (r->verdict == "worse" ? " worse" : " better") : "~", interval(r->ci), p,
                    std::to_string(r->n_old) + "+" + std::to_string(r->n_new)});
       if (r->verdict == "worse") ++worse;
     }

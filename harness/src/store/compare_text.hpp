@@ -1,14 +1,31 @@
 // `perfgate compare`'s text: per metric, a benchstat-style table of the rows of a RunDiff (old
 // and new medians with their spread, the change and its interval, the Holm-corrected p), the
-// geometric means, and what only one run measured.
+// geometric means, and what only one run measured; then the regression gate's rows and verdict.
+// The cells are shared with the markdown (compare_markdown.hpp).
 #pragma once
 
+#include <array>
 #include <ostream>
 #include <string>
 
 #include "gate/run_diff.hpp"
 
 namespace perfgate::store {
+
+// Cells: "+4.8%", "[-1.0%, +2.3%]", "p=0.01 (Holm 0.04)", "passed (exit 0)", a short commit.
+std::string pct(double change);
+std::string interval(const std::array<double, 2>& ci);
+std::string p_text(double p, double p_adjusted);
+std::string outcome_text(const gate::RunOutcome& outcome);
+std::string commit_text(const std::string& commit, bool dirty);
+std::string variants_gated(const gate::DiffOptions& options);
+// The figure a gate row is judged on ("(raw) " when not drift-corrected) and what its reference moved.
+std::string judged_change(const gate::GateRow& row);
+std::string reference_moved(const gate::RunDiff& diff, const gate::GateRow& row);
+
+void print_outcomes(std::ostream& out, const gate::RunDiff& diff);
+void print_gate_text(std::ostream& out, const gate::RunDiff& diff, const gate::DiffOptions& options,
+                     const gate::GateDecision& decision);
 
 // Returns how many rows are significantly worse.
 int print_compare_text(std::ostream& out, const gate::RunDiff& diff, const std::string& old_file,

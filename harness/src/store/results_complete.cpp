@@ -27,4 +27,14 @@ void require_complete(const model::ResultsDoc& doc, const std::string& file) {
   if (const auto why = incompleteness(doc)) throw UsageError(file + ": " + *why);
 }
 
+std::string why_not_gateable(const model::ResultsDoc& doc, const std::string& file) {
+  if (const auto why = incompleteness(doc)) return file + ": " + *why;
+  if (doc.outcome.status == "error")
+    return file + ": outcome.status: \"error\" (exit " + std::to_string(doc.outcome.exit_code) +
+           "): the run could not be made, so it measured less than it planned";
+  for (const auto& s : doc.scenarios)
+    if (s.error) return file + ": scenario " + s.name + " (" + s.profile + ") could not run: " + s.error->message;
+  return "";
+}
+
 }  // namespace perfgate::store

@@ -19,4 +19,9 @@ std::optional<std::string> incompleteness(const model::ResultsDoc& doc);
 // shard planned. An interrupted run (Ctrl-C, exit 130) is refused as interrupted.
 void require_complete(const model::ResultsDoc& doc, const std::string& file);
 
+// Empty when a gate comparing runs may use the file; otherwise "FILE: why". Beyond complete, a
+// gate vouches for nothing a run did not measure, so a run that errored (or a scenario that
+// could not run) cannot pass it either.
+std::string why_not_gateable(const model::ResultsDoc& doc, const std::string& file);
+
 }  // namespace perfgate::store

@@ -1,0 +1,142 @@
+"""`perfgate compare OLD NEW --fail-on-regression` as a CI gate (issue 23, item 4), on real runs of
+a catalog of two small CPU-burning scenarios: the gate judges AFTER rows only, each change
+divided by its scenario's BEFORE change (machine drift moves both), exits 2 when nothing is
+comparable or a run errored, shows both runs' outcomes and commits first, and writes a
+PR-comment markdown table (`--markdown FILE`)."""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from spin_catalog import WORK, add_scenario  # noqa: E402
+
+# The gate's noise band for these tests. Runs seconds apart on a shared 2-core CI machine move
+# a few percent (test_compare_shards saw +3.1% on identical work); 10% keeps the identical
+# build's drift-corrected change inside the band even on a busy machine, while the 1.5x work
+# of the failing case (about +43% CPU with the shell's fixed cost) lies far beyond it.
+NOISE = "10"
+
+
+def git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def runs(perfgate, burn, tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("gate")
+    catalog = tmp / "repo" / "catalog"
+    for name in ("alpha", "beta"):
+        # 6 rounds: quick, and enough for the gate's rank test to reject over its 4 rows (cpu_ms
+        # and wall_ms of two AFTERs): its smallest p, 2/924 = 0.0022, is well below Holm's first
+        # step, 0.05/4.
+        add_scenario(catalog, burn, name, policy="no-regress", before=WORK, after=WORK, slower=int(WORK * 1.5),
+                     rounds=6)
+    git(tmp / "repo", "init", "-q")
+    git(tmp / "repo", "add", "-A")
+    git(tmp / "repo", "commit", "-q", "-m", "two scenarios")
+    # A user's other project (no scenario in common) and a build whose scenario cannot run.
+    add_scenario(tmp / "other", burn, "gamma", policy="no-regress", before=WORK // 4, after=WORK // 4, rounds=3)
+    add_scenario(tmp / "broken", "/bin/false", "alpha", policy="no-regress", rounds=6)
+
+    seeds = iter(range(1, 100))
+
+    def run(name, *extra, catalog=catalog, codes=(0, 1)):
+        r = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", next(seeds), "--json",
+                     tmp / f"{name}.json", "-q", *extra)
+        assert r.returncode in codes, r.stdout + r.stderr
+        return tmp / f"{name}.json"
+
+    slower = ("--scenario-arg", "after=--slower")
+    return dict(tmp=tmp, commit=git(tmp / "repo", "rev-parse", "HEAD"),
+                old=run("old"), same=run("same"), slow=run("slow", *slower),
+                # Drift, made real: BEFORE and AFTER both do 1.5x the work, as a machine that
+                # slowed down between the runs would show.
+                drift=run("drift", *slower, "--scenario-arg", "before=--slower"),
+                other=run("other", catalog=tmp / "other"), broken=run("broken", catalog=tmp / "broken", codes=(4,)))
+
+
+def compare(perfgate, runs, new, *extra):
+    return perfgate("compare", runs["old"], runs[new], "--fail-on-regression", "--noise", NOISE, *extra)
+
+
+def test_two_runs_of_one_build_pass_the_gate(perfgate, runs):
+    r = compare(perfgate, runs, "same")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "gate: passed" in r.stdout
+
+
+def test_after_doing_half_as_much_more_work_fails_the_gate(perfgate, runs):
+    out = runs["tmp"] / "slow-diff.json"
+    r = compare(perfgate, runs, "slow", "--json", out)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "significant regression" in r.stderr
+    diff = json.loads(out.read_text())
+    worse = [diff["rows"][g["row"]] for g in diff["gate"]["rows"] if g["verdict"] == "worse"]
+    assert {(w["scenario"], w["variant"], w["metric"]) for w in worse} >= {("alpha", "after", "cpu_ms"),
+                                                                            ("beta", "after", "cpu_ms")}
+    for g in diff["gate"]["rows"]:
+        assert diff["rows"][g["row"]]["variant"] == "after" and g["drift_corrected"], g
+        assert g["p_adjusted"] >= g["p_mann_whitney"]
+    # The drift-corrected figure is printed in the gate's table, beside AFTER's and BEFORE's changes.
+    gate_table = r.stdout[r.stdout.index("\ngate: "):]
+    assert "drift-corrected" in gate_table and ("before +" in gate_table or "before -" in gate_table)
+    assert any(l.startswith("alpha/after") and "cpu_ms" in l and l.rstrip().endswith("worse")
+               for l in gate_table.splitlines())
+
+
+def test_drift_that_moves_before_and_after_alike_passes(perfgate, runs):
+    out = runs["tmp"] / "drift-diff.json"
+    r = compare(perfgate, runs, "drift", "--json", out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    diff = json.loads(out.read_text())
+    cpu = {(x["scenario"], x["variant"]): x for x in diff["rows"] if x["metric"] == "cpu_ms"}
+    # What the old gate failed on: BEFORE itself is significantly "worse" in the table.
+    assert cpu[("alpha", "before")]["verdict"] == "worse" and cpu[("alpha", "before")]["change"] > 1.25
+    for g in diff["gate"]["rows"]:
+        if diff["rows"][g["row"]]["metric"] == "cpu_ms":
+            assert g["drift_corrected"] and 0.9 < g["change"] < 1.1, g
+    # Naming BEFORE as the gated variant is the old behaviour, judged raw: it fails.
+    before = compare(perfgate, runs, "drift", "--gate-variant", "before", "--metric", "cpu_ms")
+    assert before.returncode == 1, before.stdout + before.stderr
+    assert "(raw)" in before.stdout
+
+
+def test_outcomes_and_commits_come_first(perfgate, runs):
+    r = compare(perfgate, runs, "same")
+    lines = r.stdout.splitlines()
+    assert lines[0] == "old outcome: passed (exit 0)" and lines[1] == "new outcome: passed (exit 0)", lines[:4]
+    assert runs["commit"][:12] in lines[2] and runs["commit"][:12] in lines[3]
+
+
+@pytest.mark.parametrize("new, extra, message", [
+    ("other", (), "nothing comparable: no scenario (and profile) is in both runs"),
+    ("same", ("--gate-variant", "nope"), "nothing comparable: no row of --gate-variant nope was measured by both runs"),
+    ("broken", (), 'broken.json: outcome.status: "error" (exit 4)'),
+])
+def test_nothing_comparable_is_exit_2(perfgate, runs, new, extra, message):
+    r = compare(perfgate, runs, new, *extra)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert message in r.stderr, r.stderr
+    if new == "broken":
+        assert r.stdout.splitlines()[1].startswith("new outcome: error (exit 4)"), r.stdout
+
+
+def test_markdown_is_a_pr_comment_with_the_gate_verdict_first(perfgate, runs):
+    md_file, json_file = runs["tmp"] / "pr.md", runs["tmp"] / "pr.json"
+    r = compare(perfgate, runs, "slow", "--markdown", md_file, "--json", json_file)
+    assert r.returncode == 1, r.stdout + r.stderr
+    md = md_file.read_text()
+    # cpu_ms of both AFTERs at least; wall_ms too when the machine was quiet enough to tell
+    assert re.match(r"## perfgate compare: ❌ [234] significant regressions beyond the noise band\n", md), md[:200]
+    assert f"| old | `{runs['old']}` | `{runs['commit'][:12]}` | passed (exit 0) |" in md
+    assert "| scenario | variant | metric | old | new | change | interval | p (Holm) | verdict | drift-corrected | gate |" in md
+    rows = [l for l in md.splitlines() if l.startswith(("| alpha |", "| beta |"))]
+    assert len(rows) == len(json.loads(json_file.read_text())["rows"])  # one per scenario, variant, metric
+    alpha_after = [l for l in rows if l.startswith("| alpha | after | cpu_ms |")][0]
+    assert alpha_after.endswith("| ❌ worse |") and "**worse**" in alpha_after
+    assert [l for l in rows if l.startswith("| alpha | before | cpu_ms |")][0].endswith("| | |")  # not gated
