@@ -62,6 +62,24 @@ def test_history_default_database_and_median_series(perfgate, tmp_path):
     assert "after median of cpu_ms" in show.stdout and "change points" in show.stdout
 
 
+def test_a_series_too_short_to_cut_says_so_and_failed_runs_are_marked(perfgate, tmp_path):
+    files = []
+    for i, (ratio, code) in enumerate([(0.50, 0), (0.52, 0), (0.80, 1)]):
+        doc = synthetic.results(f"run-{i}", f"c{i}" + "0" * 39, f"2026-04-0{i + 1}T12:00:00Z", ratio)
+        if code:
+            doc["outcome"].update(exit_code=1, status="failed")
+        files.append(synthetic.write(tmp_path / f"r{i}.json", doc))
+    db = tmp_path / "history.sqlite"
+    assert perfgate("history", "add", *files, "--db", db).returncode == 0
+    show = perfgate("history", "show", "synthetic", "--db", db, "--json", tmp_path / "s.json")
+    assert show.returncode == 0, show.stdout + show.stderr
+    assert "none can be placed: 3 runs" in show.stdout and "σ =" not in show.stdout
+    rows = [l for l in show.stdout.splitlines() if l[:1].isdigit()]
+    assert "FAILED (exit 1)" in rows[2] and "FAILED" not in rows[0] + rows[1], rows
+    doc = json.loads((tmp_path / "s.json").read_text())
+    assert doc["method"]["sigma"] is None and [p["exit_code"] for p in doc["points"]] == [0, 0, 1]
+
+
 def test_history_malformed_inputs_are_exit_2_and_change_nothing(perfgate, tmp_path):
     good = synthetic.write(tmp_path / "good.json", synthetic.results("a", "c" * 40, "2026-01-01T00:00:00Z", 0.5))
     bad = tmp_path / "bad.json"

@@ -4,17 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include "stats/summary.hpp"
+
 namespace perfgate::stats {
-namespace {
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t k = v.size();
-  return k == 0 ? 0 : k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
-}  // namespace
-
 StepFit fit_steps(const std::vector<double>& values, const StepFitOptions& o) {
   StepFit fit;
   const std::size_t n = values.size();
@@ -23,14 +15,17 @@ StepFit fit_steps(const std::vector<double>& values, const StepFitOptions& o) {
   if (fit.log_scale)
     for (auto& v : x) v = std::log(v);
   const std::size_t m = std::max<std::size_t>(1, o.min_segment);
-  if (n < 2 * m) return fit;
+  if (n < 2 * m) {
+    fit.too_short = true;
+    return fit;
+  }
 
   std::vector<double> diffs;
   for (std::size_t i = 1; i < n; ++i) diffs.push_back(x[i] - x[i - 1]);
-  const double med = median_of(diffs);
+  const double med = median(diffs);
   std::vector<double> dev;
   for (double d : diffs) dev.push_back(std::fabs(d - med));
-  fit.sigma = median_of(dev) / (0.6745 * std::sqrt(2.0));
+  fit.sigma = median(dev) / (0.6745 * std::sqrt(2.0));
   // A series without noise still needs a positive penalty, or every point would be a segment.
   double scale = 0;
   for (double v : x) scale = std::max(scale, std::fabs(v));

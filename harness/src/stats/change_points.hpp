@@ -33,6 +33,7 @@ struct StepFit {
   std::vector<ChangePoint> points;
   double sigma = 0, beta = 0;
   bool log_scale = true;
+  bool too_short = false;  // fewer than 2 · min_segment values: no cut could be placed
 };
 
 StepFit fit_steps(const std::vector<double>& values, const StepFitOptions& options = {});

@@ -54,7 +54,7 @@ const char* kMigrateToV2[] = {
 
 const char* kSeries =
     "SELECT r.run_id, r.started_at, r.commit_sha, r.host_fingerprint, r.dirty, p.value, p.ci_lo, p.ci_hi, p.n, "
-    "p.unit, p.better, p.verdict FROM perfgate_points p JOIN perfgate_runs r ON r.run_id = p.run_id "
+    "p.unit, p.better, p.verdict, r.exit_code FROM perfgate_points p JOIN perfgate_runs r ON r.run_id = p.run_id "
     "WHERE p.scenario = ?1 AND p.profile = ?2 AND p.kind = ?3 AND p.variant = ?4 AND p.metric = ?5 "
     "ORDER BY r.started_at, r.run_id";
 
@@ -490,6 +490,7 @@ class History : public HistoryDb {
       p.unit = r[9].value_or("");
       p.better = r[10].value_or("lower");
       p.verdict = r[11].value_or("");
+      p.exit_code = r[12] ? std::stoi(*r[12]) : 0;
       out.push_back(std::move(p));
     }
     return out;

@@ -30,6 +30,7 @@ struct HistoryPoint {
   std::optional<double> ci_lo, ci_hi;
   int n = 0;
   std::string unit, better, verdict;
+  int exit_code = 0;  // the run's: a failed run's point is marked, not hidden
 };
 
 struct SeriesQuery {

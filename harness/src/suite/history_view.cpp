@@ -102,7 +102,7 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
     out << "note: " << hosts.size()
         << " hosts in this series: absolute medians of different machines are not "
            "comparable (ratios are)\n";
-  out << "#    started               commit        value        interval\n";
+  out << "#    started               commit        value        interval              outcome\n";
   json jpoints = json::array();
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
@@ -115,9 +115,11 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
       mark = buf;
     }
     char row[512];
-    std::snprintf(row, sizeof row, "%-4zu %-21s %-13s %-12s %-22s%s", i + 1, p.started_at.c_str(),
+    // A failed run stays in the series (its figure is what was measured) but says so.
+    const std::string outcome = p.exit_code == 0 ? "" : "FAILED (exit " + std::to_string(p.exit_code) + ")";
+    std::snprintf(row, sizeof row, "%-4zu %-21s %-13s %-12s %-22s%-16s%s", i + 1, p.started_at.c_str(),
                   (p.commit.substr(0, 12) + (p.dirty ? "+" : "")).c_str(),
-                  (num(p.value) + (kind == "ratio" ? "x" : "")).c_str(), iv.c_str(), mark.c_str());
+                  (num(p.value) + (kind == "ratio" ? "x" : "")).c_str(), iv.c_str(), outcome.c_str(), mark.c_str());
     std::string line = row;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -127,14 +129,21 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                        {"dirty", p.dirty},
                        {"host_fingerprint", p.host_fingerprint},
                        {"value", p.value},
+                       {"exit_code", p.exit_code},
                        {"ci", {p.ci_lo ? json(*p.ci_lo) : json(), p.ci_hi ? json(*p.ci_hi) : json()}}});
   }
-  char method[300];
-  std::snprintf(method, sizeof method,
-                "penalised step fit on %s values: beta = %g · σ² · ln n, σ = %.3g (MAD of successive differences), "
-                "min segment %zu, min step %g%%",
-                steps.log_scale ? "log" : "raw", q.fit.penalty, steps.sigma, q.fit.min_segment, q.min_step_pct);
-  out << "\nchange points (" << method << "): " << steps.points.size() << "\n";
+  if (steps.too_short) {
+    out << "\nchange points: none can be placed: " << points.size() << " runs, and with --min-segment "
+        << q.fit.min_segment << " a change needs at least " << 2 * q.fit.min_segment
+        << " (a segment on each side of it)\n";
+  } else {
+    char method[300];
+    std::snprintf(method, sizeof method,
+                  "penalised step fit on %s values: beta = %g · σ² · ln n, σ = %.3g (MAD of successive differences), "
+                  "min segment %zu, min step %g%%",
+                  steps.log_scale ? "log" : "raw", q.fit.penalty, steps.sigma, q.fit.min_segment, q.min_step_pct);
+    out << "\nchange points (" << method << "): " << steps.points.size() << "\n";
+  }
   json jsteps = json::array();
   for (const auto& c : steps.points) {
     const auto& p = points[c.index];
@@ -165,7 +174,7 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                                         {{"name", "penalised step fit (optimal partitioning)"},
                                          {"log_scale", steps.log_scale},
                                          {"penalty", q.fit.penalty},
-                                         {"sigma", steps.sigma},
+                                         {"sigma", steps.too_short ? json() : json(steps.sigma)},
                                          {"beta", steps.beta},
                                          {"min_segment", q.fit.min_segment},
                                          {"min_step", q.fit.min_step}}}}
