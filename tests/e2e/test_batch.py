@@ -101,3 +101,12 @@ def test_malformed_plan_is_exit_2_and_nothing_is_overwritten(perfgate, prebuilt,
     assert message in r.stderr
     assert results.read_text() == "previous"
     assert not lock.exists()  # refused before the lock was even taken
+
+
+def test_a_prebuilt_tree_without_scenarios_is_named_as_such(perfgate, prebuilt, tmp_path):
+    _, plan = prebuilt
+    empty = tmp_path / "empty-prefix"
+    empty.mkdir()
+    r = perfgate("batch", plan, "--prebuilt", empty, "--lock", tmp_path / "lock", "--out", tmp_path / "out")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"--prebuilt {empty}: no built catalog there" in r.stderr and "--against" not in r.stderr, r.stderr

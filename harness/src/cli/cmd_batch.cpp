@@ -37,7 +37,7 @@ void add_batch_command(CLI::App& app, const std::vector<std::string>& argv) {
     // Everything that can be wrong with the input is found before the lock is taken.
     auto bf = plan::load_batch_file(*plan_file);
     if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";
-    const auto catalog_dir = plan::other_build_catalog(*prebuilt);
+    const auto catalog_dir = plan::other_build_catalog(*prebuilt, "--prebuilt");
     auto catalog = catalog::load_catalog(catalog_dir);
     plan::apply_batch_defaults(*o, bf);
     if (!o->seed) o->seed = plan::plan_nothing(*o).seed;  // one seed for every step

@@ -20,14 +20,17 @@ bool holds_scenarios(const fs::path& dir) {
 
 }  // namespace
 
-fs::path other_build_catalog(const fs::path& dir) {
+fs::path other_build_catalog(const fs::path& dir, const std::string& flag) {
   for (const fs::path& c :
        {dir / "share" / "perfgate" / "scenarios", dir / "build" / "share" / "perfgate" / "scenarios", dir})
     if (holds_scenarios(c)) return c;
-  throw UsageError(
-      "--against " + dir.string() +
-      ": no built catalog there (looked in DIR/share/perfgate/scenarios, DIR/build/share/perfgate/scenarios "
-      "and DIR): build the other branch first (cmake --build DIR/build)");
+  const std::string what = flag == "--against" ? "build the other branch first (cmake --build DIR/build)"
+                                               : "give a built perfgate tree or its install prefix "
+                                                 "(bash scripts/setup.sh builds one into build/)";
+  throw UsageError(flag + " " + dir.string() +
+                   ": no built catalog there (looked in DIR/share/perfgate/scenarios, "
+                   "DIR/build/share/perfgate/scenarios and DIR): " +
+                   what);
 }
 
 nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes) {

@@ -16,8 +16,9 @@
 namespace perfgate::plan {
 
 // The other build's catalog: DIR/share/perfgate/scenarios, DIR/build/share/perfgate/scenarios,
-// or DIR itself when it holds scenario folders. Throws UsageError when none is there.
-std::filesystem::path other_build_catalog(const std::filesystem::path& dir);
+// or DIR itself when it holds scenario folders. Throws UsageError naming `flag` (--against,
+// --prebuilt) when none is there.
+std::filesystem::path other_build_catalog(const std::filesystem::path& dir, const std::string& flag = "--against");
 
 // Rewrites `plan` for the comparison; scenarios that cannot be compared (service and gbench
 // kinds, a scenario the other build does not have) are removed with a line in `notes`.
