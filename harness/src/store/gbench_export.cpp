@@ -1,38 +1,14 @@
 #include "store/gbench_export.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <utility>
 
 #include "common/files.hpp"
-#include "perfgate/percentile.hpp"
+#include "stats/summary.hpp"
 
 namespace perfgate::store {
 
 using json = nlohmann::json;
-
-namespace {
-
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return v.empty() ? 0 : s / static_cast<double>(v.size());
-}
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return perfgate::percentile_sorted(v, 0.5);
-}
-
-double stddev(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return std::sqrt(s / static_cast<double>(v.size() - 1));
-}
-
-}  // namespace
 
 json gbench_json(const model::ResultsDoc& results) {
   const auto& host = results.host;
@@ -78,26 +54,22 @@ json gbench_json(const model::ResultsDoc& results) {
       }
       wall.resize(n);
       cpu.resize(n);
-      struct Agg {
-        const char* name;
-        double (*f)(const std::vector<double>&);
-      };
-      static const Agg aggs[] = {{"mean", [](const std::vector<double>& v) { return mean(v); }},
-                                 {"median", [](const std::vector<double>& v) { return median(v); }},
-                                 {"stddev", [](const std::vector<double>& v) { return stddev(v); }}};
-      for (const auto& a : aggs)
-        benchmarks.push_back({{"name", name + "_" + a.name},
+      const stats::Summary ws = stats::summarize(wall), cs = stats::summarize(cpu);
+      const std::pair<const char*, std::pair<double, double>> aggs[] = {
+          {"mean", {ws.mean, cs.mean}}, {"median", {ws.median, cs.median}}, {"stddev", {ws.stddev, cs.stddev}}};
+      for (const auto& [aggregate, values] : aggs)
+        benchmarks.push_back({{"name", name + "_" + aggregate},
                               {"family_index", family},
                               {"per_family_instance_index", 0},
                               {"run_name", name},
                               {"run_type", "aggregate"},
                               {"repetitions", n},
                               {"threads", 1},
-                              {"aggregate_name", a.name},
+                              {"aggregate_name", aggregate},
                               {"aggregate_unit", "time"},
                               {"iterations", n},
-                              {"real_time", a.f(wall)},
-                              {"cpu_time", a.f(cpu)},
+                              {"real_time", values.first},
+                              {"cpu_time", values.second},
                               {"time_unit", "ms"}});
       ++family;
     }
