@@ -4,7 +4,6 @@
 #include <utility>
 
 #include "common/files.hpp"
-#include "stats/summary.hpp"
 
 namespace perfgate::store {
 
@@ -52,9 +51,13 @@ json gbench_json(const model::ResultsDoc& results) {
         if (i < gated.size() && primary != "wall_ms" && primary != "cpu_ms") b[primary] = gated[i];
         benchmarks.push_back(b);
       }
-      wall.resize(n);
-      cpu.resize(n);
-      const stats::Summary ws = stats::summarize(wall), cs = stats::summarize(cpu);
+      // The aggregates are the run's own summaries (computed once, by the stats layer).
+      const auto summary = s.summaries.find(variant);
+      if (summary == s.summaries.end() || !summary->second.count("wall_ms") || !summary->second.count("cpu_ms")) {
+        ++family;
+        continue;
+      }
+      const stats::Summary &ws = summary->second.at("wall_ms").s, &cs = summary->second.at("cpu_ms").s;
       const std::pair<const char*, std::pair<double, double>> aggs[] = {
           {"mean", {ws.mean, cs.mean}}, {"median", {ws.median, cs.median}}, {"stddev", {ws.stddev, cs.stddev}}};
       for (const auto& [aggregate, values] : aggs)
