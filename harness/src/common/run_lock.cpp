@@ -24,11 +24,16 @@ std::string holder_of(int fd) {
   return s.empty() ? "an unknown process (the lock file says nothing)" : s;
 }
 
+int open_lock_file(const std::filesystem::path& file, mode_t mode) {
+  const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, mode);
+  if (fd < 0) throw RunError("cannot open the lock file " + file.string() + ": " + std::strerror(errno));
+  return fd;
+}
+
 }  // namespace
 
 RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder, std::ostream& log) {
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw RunError("cannot open the lock file " + file.string() + ": " + std::strerror(errno));
+  fd_ = open_lock_file(file, 0644);  // readable by all: a waiter of another user can name the holder
   install_interrupt_handlers();
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -72,11 +77,24 @@ RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std:
   const std::string line =
       "pid " + std::to_string(::getpid()) + " on " + host + ": " + holder + " (since " + now_iso8601() + ")\n";
   if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, line.data(), line.size(), 0);
+  wrote_holder_ = true;
+}
+
+RunLock::RunLock(const std::filesystem::path& file, Sharing sharing) : fd_(open_lock_file(file, 0600)) {
+  const auto start = std::chrono::steady_clock::now();
+  while (::flock(fd_, sharing == Sharing::kShared ? LOCK_SH : LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    const std::string e = std::strerror(errno);
+    ::close(fd_);
+    throw RunError("cannot lock " + file.string() + ": " + e);
+  }
+  waited_s_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  acquired_unix_ = now_unix();
 }
 
 RunLock::~RunLock() {
   if (fd_ < 0) return;
-  (void)!::ftruncate(fd_, 0);  // nobody holds it now; a waiter seeing an empty file says so
+  if (wrote_holder_) (void)!::ftruncate(fd_, 0);  // nobody holds it now; a waiter seeing an empty file says so
   ::flock(fd_, LOCK_UN);
   ::close(fd_);
 }

@@ -2,6 +2,10 @@
 // with a timeout; while waiting, perfgate says who holds it (the holder writes a line about
 // itself into the file once it has the lock). Released on destruction, and by the kernel if the
 // holder dies, so a crashed batch never blocks the queue.
+//
+// The same flock also guards caches that several processes read and one at a time replaces (the
+// PostgreSQL cluster image): shared or exclusive, waited for without a timeout or a word, the
+// file left empty.
 #pragma once
 
 #include <filesystem>
@@ -12,9 +16,15 @@ namespace perfgate {
 
 class RunLock {
  public:
+  enum class Sharing { kShared, kExclusive };
+
   // Throws RunError on timeout (naming the holder) or when the file cannot be opened,
   // Interrupted on SIGINT/SIGTERM while waiting.
   RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder, std::ostream& log);
+  // Waits as long as it takes: a cache's holders keep it for the time of one copy, not a batch,
+  // so there is no queue to report and no holder line (shared holders would overwrite each
+  // other's). Throws RunError when the file cannot be opened or locked.
+  RunLock(const std::filesystem::path& file, Sharing sharing);
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
@@ -25,6 +35,7 @@ class RunLock {
 
  private:
   int fd_ = -1;
+  bool wrote_holder_ = false;
   double waited_s_ = 0, acquired_unix_ = 0;
   std::string waited_for_;
 };
