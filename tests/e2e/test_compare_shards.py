@@ -12,43 +12,56 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from spin_catalog import WORK, add_scenario  # noqa: E402
 
 
+def scripted(path, after_factor):
+    """Scripted samples (run/sample_script.hpp) of alpha and beta, so compare's rows are exact:
+    the same seeds in both runs give BEFORE the same figures in each (no drift between runs, which
+    real runs minutes apart do show: one CI run read alpha/before +3.1%, beyond the 2% band) and
+    AFTER exactly `after_factor` times its figures of the first run in every round."""
+    def variant(ms):
+        return {"cpu_ms": {"median": ms, "spread": 0.02}, "wall_ms": {"median": ms * 1.05, "spread": 0.02}}
+    path.write_text(json.dumps({"scenarios": {n: {"before": variant(20), "after": variant(20 * after_factor)}
+                                              for n in ("alpha", "beta")}}))
+    return path
+
+
 @pytest.fixture(scope="module")
 def two_runs(perfgate, burn, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("compare")
     catalog = tmp / "catalog"
     for name in ("alpha", "beta"):
         # 6 rounds: enough for compare's unpaired test (its smallest p is 2/924), fewer than the
-        # paired policy gate needs, so the runs' own exit codes are not what this tests.
-        add_scenario(catalog, burn, name, policy="no-regress", after=WORK, before=WORK, slower=int(WORK * 1.6), rounds=6)
-    old = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", "1", "--json", tmp / "old.json", "-q")
-    new = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", "2", "--json", tmp / "new.json", "-q",
-                   "--scenario-arg", "after=--slower")
-    assert old.returncode == 0, old.stdout + old.stderr
-    assert new.returncode in (0, 1), new.stdout + new.stderr
+        # paired policy gate needs (2/2^6 is above 0.05 / 4 looks / 2): the new run exits 1 on
+        # its wall guard alone (1.6x, beyond the band at its unadjusted level).
+        add_scenario(catalog, burn, name, policy="no-regress", rounds=6)
+    for name, factor, code in (("old", 1.0, 0), ("new", 1.6, 1)):
+        r = perfgate("run", "--catalog", catalog, "--baseline", "none", "--seed", "1", "--json", tmp / f"{name}.json",
+                     "-q", "--debug-samples", scripted(tmp / f"{name}-samples.json", factor))
+        assert r.returncode == code, r.stdout + r.stderr
+        assert "policy gate failed" not in r.stderr, r.stderr
     return tmp
 
 
 def test_compare_prints_the_table_with_geomean_and_tilde(perfgate, two_runs):
-    # The two runs are minutes apart: the same work drifts a few percent between them on this VM
-    # (one CI run read alpha/before 30.8 -> 31.8 ms, +3.1%, p 0.002), beyond the default 2% band.
-    # A 10% band keeps that drift "~" while the 1.6x AFTER stays "worse".
-    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--noise", "10", "--json",
-                 two_runs / "diff.json")
+    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--json", two_runs / "diff.json")
     assert r.returncode == 0, r.stdout + r.stderr
     out = r.stdout
     for header in ("cpu_ms (ms, lower is better)", "scenario/variant", "old", "new", "change", "interval", "p"):
         assert header in out
     cpu_table = [b for b in out.split("\n\n") if b.startswith("cpu_ms")][0]
     lines = {l.split()[0]: l for l in cpu_table.splitlines() if l.startswith(("alpha/", "beta/", "geomean/"))}
-    assert "worse" in lines["alpha/after"] and "+" in lines["alpha/after"]
-    assert " ~ " in lines["alpha/before"] + " "  # same work before and after the change: not significant
+    assert "worse" in lines["alpha/after"] and "+60" in lines["alpha/after"]
+    assert " ~ " in lines["alpha/before"] + " "  # the same figures in both runs: not significant
     assert "geomean/after" in lines
     diff = json.loads((two_runs / "diff.json").read_text())
     after = [row for row in diff["rows"] if row["variant"] == "after" and row["metric"] == "cpu_ms"]
-    assert len(after) == 2 and all(1.3 < row["change"] < 1.9 and row["verdict"] == "worse" for row in after), after
+    # Every new figure above every old one: Mann-Whitney's smallest p of 6 against 6, 2/924.
+    assert len(after) == 2 and all(row["change"] == pytest.approx(1.6) and row["verdict"] == "worse"
+                                   and row["p_mann_whitney"] == pytest.approx(2 / 924) for row in after), after
+    before = [row for row in diff["rows"] if row["variant"] == "before"]
+    assert before and all(row["change"] == 1 and row["verdict"] == "~" for row in before), before
     assert all(row["p_adjusted"] >= row["p_mann_whitney"] for row in diff["rows"])  # Holm never lowers a p
     geo = [g for g in diff["geomeans"] if g["metric"] == "cpu_ms" and g["variant"] == "after"][0]
-    assert geo["scenarios"] == 2 and 1.3 < geo["change"] < 1.9
+    assert geo["scenarios"] == 2 and geo["change"] == pytest.approx(1.6)
 
 
 def test_compare_fail_on_regression_exits_1(perfgate, two_runs):

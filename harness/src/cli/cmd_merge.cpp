@@ -25,6 +25,7 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
     for (const auto& f : *files) {
       inputs.push_back({f, store::read_results(f)});
       store::require_complete(inputs.back().doc, f);
+      store::require_measured(inputs.back().doc, f);
     }
     const auto merged = store::merge_results(inputs, argv, *o);
     write_file_atomic(*out, store::to_json(merged).dump(1) + "\n");

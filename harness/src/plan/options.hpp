@@ -34,6 +34,8 @@ struct RunOptions {
   std::string against_dir;
   // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
   bool duet = false;
+  // --debug-samples FILE (hidden): samples from a script, not from programs (run/sample_script.hpp).
+  std::string debug_samples;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

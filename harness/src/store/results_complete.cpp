@@ -27,6 +27,12 @@ void require_complete(const model::ResultsDoc& doc, const std::string& file) {
   if (const auto why = incompleteness(doc)) throw UsageError(file + ": " + *why);
 }
 
+void require_measured(const model::ResultsDoc& doc, const std::string& file) {
+  if (!doc.run.options || !doc.run.options->contains("debug_samples")) return;
+  throw UsageError(file + ": run.options.debug_samples: the samples were scripted by " +
+                   (*doc.run.options)["debug_samples"].dump() + ", not measured; refused");
+}
+
 std::string why_not_gateable(const model::ResultsDoc& doc, const std::string& file) {
   if (const auto why = incompleteness(doc)) return file + ": " + *why;
   if (doc.outcome.status == "error")

@@ -19,6 +19,11 @@ std::optional<std::string> incompleteness(const model::ResultsDoc& doc);
 // shard planned. An interrupted run (Ctrl-C, exit 130) is refused as interrupted.
 void require_complete(const model::ResultsDoc& doc, const std::string& file);
 
+// Throws UsageError "FILE: run.options.debug_samples: ..." when the run's samples were scripted
+// (`--debug-samples`, run/sample_script.hpp): its figures measure nothing, so they must never
+// become a baseline or a point of the history.
+void require_measured(const model::ResultsDoc& doc, const std::string& file);
+
 // Empty when a gate comparing runs may use the file; otherwise "FILE: why". Beyond complete, a
 // gate vouches for nothing a run did not measure, so a run that errored (or a scenario that
 // could not run) cannot pass it either.

@@ -13,6 +13,7 @@
 #include "store/results_codec.hpp"
 #include "store/results_file.hpp"
 #include "suite/baseline_apply.hpp"
+#include "suite/debug_samples.hpp"
 #include "suite/family.hpp"
 #include "suite/run_document.hpp"
 #include "suite/scenario_run.hpp"
@@ -51,6 +52,10 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
                         const json& run_extra, const StatusLine& status,
                         const std::optional<std::vector<std::string>>& lie_args) {
   auto baseline = load_run_baseline(rp, options);
+  const auto script = load_sample_script(rp, options);
+  // Even with --quiet: a table of scripted figures must not be read as a measurement.
+  if (script)
+    std::cerr << "perfgate: --debug-samples " << options.debug_samples << ": scripted samples, no program runs\n";
   install_interrupt_handlers();
   // What runs killed by SIGKILL left behind (cgroups, temporary directories, clusters), with
   // one stderr line each saying what was removed.
@@ -78,6 +83,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
     ScenarioRun& sr = *runs.back();
     sr.reproduce = scenario_reproduce(reproduce, rp.scenarios[i]);
     sr.pg = &pg;
+    sr.script = script ? &*script : nullptr;
     try {
       sr.execute();
     } catch (const Interrupted&) {

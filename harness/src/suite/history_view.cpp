@@ -49,6 +49,7 @@ void add_to_history(std::ostream& out, const std::vector<std::string>& files, co
   for (const auto& f : files) {
     docs.push_back(store::read_results(f));
     store::require_complete(docs.back(), f);
+    store::require_measured(docs.back(), f);
   }
   auto h = store::open_history(db.empty() ? default_history_db() : db);
   for (std::size_t i = 0; i < docs.size(); ++i) {

@@ -82,6 +82,9 @@ model::RunHeader run_header(const plan::RunPlan& rp, const plan::RunOptions& o, 
   run.profile = rp.scenarios.empty() ? "" : rp.scenarios.front().profile;
   run.seed = rp.seed;
   run.options = rp.options_json();
+  // What keeps a scripted run from ever passing for a measurement (store/results_complete.hpp).
+  if (!o.debug_samples.empty())
+    (*run.options)["debug_samples"] = std::filesystem::absolute(o.debug_samples).lexically_normal().string();
   run.stop_reason = "running";
   return run;
 }

@@ -13,6 +13,7 @@
 #include "run/counting_sample.hpp"
 #include "stats/sequential.hpp"
 #include "store/results_codec.hpp"
+#include "suite/debug_samples.hpp"
 #include "suite/fingerprint.hpp"
 #include "suite/phased_service.hpp"
 
@@ -181,6 +182,11 @@ void ScenarioRun::run_rounds() {
       if (phased) return phased->take(variant, round, warmup, order, serial);
       return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
     };
+  }
+  if (script) {
+    hooks.take_sample = scripted_sampler(*script, sp, equivalence);
+    result.notes.push_back("samples scripted by --debug-samples " + script->file().string() +
+                           ": no program ran, so these figures measure nothing");
   }
   auto gates_now = [&]() -> std::vector<model::GateResult> {
     if (phased) return phased->gates();

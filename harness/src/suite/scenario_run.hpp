@@ -15,6 +15,7 @@
 #include "gate/scenario_stats.hpp"
 #include "plan/plan.hpp"
 #include "run/batch_runner.hpp"
+#include "run/sample_script.hpp"
 #include "run/service_sampler.hpp"
 #include "suite/pg_context.hpp"
 #include "suite/status_line.hpp"
@@ -34,6 +35,7 @@ struct ScenarioRun {
   int index, count;
   std::string reproduce;  // the command that re-runs exactly this scenario
   PgContext* pg = nullptr;
+  const run::SampleScript* script = nullptr;  // --debug-samples: no program runs (suite/debug_samples.hpp)
 
   model::ScenarioResult result;  // comparisons are the run's Holm family's to decide (execute.cpp)
   run::BatchOutcome outcome;
