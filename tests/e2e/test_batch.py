@@ -85,7 +85,7 @@ def test_batch_never_compiles_a_missing_program(perfgate, prebuilt, tmp_path):
     ({"schema_version": 1, "steps": [{"profile": "quick"}]}, "steps[0].scenarios"),
     ({"schema_version": 1, "steps": [{"profile": "quick", "scenarios": ["one", "one"]}]}, "already planned"),
     ({"schema_version": 1, "steps": [{"profile": "quick", "scenarios": ["one"]}], "options": {"rounds": 3}},
-     "options.rounds: unknown option"),
+     "options.rounds: unknown key"),
     ({"schema_version": 1, "steps": [{"profile": "slow", "scenarios": ["one"]}]}, "has no profile 'slow'"),
     ({"schema_version": 1, "steps": [{"profile": "quick", "scenarios": ["nine"]}]}, "unknown scenario 'nine'"),
 ])

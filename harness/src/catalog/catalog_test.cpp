@@ -49,7 +49,7 @@ TEST(Manifest, ErrorsNameTheFileAndField) {
   EXPECT_EQ(error_of(j), "/x/demo/scenario.json: variants[1].args: must be an array of strings");
   j = good();
   j["profiles"]["quick"]["min_rounds"] = -1;
-  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: profiles.quick.min_rounds: must be a non-negative integer");
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: profiles.quick.min_rounds: must be an integer >= 0");
   j = good();
   j["variants"][0]["compare_to"] = "nobody";
   EXPECT_EQ(error_of(j), "/x/demo/scenario.json: variants[0].compare_to: no variant named 'nobody'");
@@ -57,6 +57,36 @@ TEST(Manifest, ErrorsNameTheFileAndField) {
   j["fixture"] = {{"kind", "mongo"}};
   EXPECT_NE(error_of(j).find("fixture.kind: 'mongo' is not one of none, files, sqlite, postgres"), std::string::npos);
   j = good();
+  j["variants"][2]["name"] = "after";
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: variants[2].name: duplicate variant 'after'");
+  j = good();
   j["name"] = "bad name";
   EXPECT_NE(error_of(j).find("name: 'bad name' must be letters"), std::string::npos);
+}
+
+TEST(Manifest, ServiceSectionsNameTheKey) {
+  auto service = [](const json& section) {
+    auto j = good();
+    j["kind"] = "service";
+    j["service"] = section;
+    return error_of(j);
+  };
+  EXPECT_EQ(service({{"stats_pth", "/s"}}).find("/x/demo/scenario.json: service.stats_pth: unknown key (known: "), 0u);
+  EXPECT_EQ(service({{"parity", {{"noise", "loud"}}}}),
+            "/x/demo/scenario.json: service.parity.noise: 'loud' is not one of answer, instance");
+  EXPECT_EQ(service({{"load_client", {{"phases", {"a", "a"}}}}}),
+            "/x/demo/scenario.json: service.load_client.phases: names \"a\" twice");
+  EXPECT_EQ(service({{"load_client", {{"phases", {"a"}}, {"agreement", {"b"}}}}}),
+            "/x/demo/scenario.json: service.load_client.agreement: names \"b\", which is not one of its phases");
+  EXPECT_EQ(service({{"load_client", {{"phases", json::array()}}}}),
+            "/x/demo/scenario.json: service.load_client.phases: must be a non-empty array of phase names");
+  auto j = good();
+  j["workloads"] = {{"w", {{"mix", "hot"}}}};
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: workloads.w.urls: missing (a URL list file)");
+  j["workloads"]["w"]["urls"] = "urls.txt";
+  j["workloads"]["w"]["hot_fraction"] = 1.5;
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: workloads.w.hot_fraction: must be a number in (0, 1]");
+  j = good();
+  j["profiles"]["quick"]["load"] = {{"connections", 0}};
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: profiles.quick.load.connections: must be an integer >= 1");
 }

@@ -5,81 +5,56 @@
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/json_fields.hpp"
 
 namespace perfgate::plan {
 
 using json = nlohmann::json;
 
+namespace {
+
+BatchStep read_step(const FieldReader& s, std::set<std::string>& planned) {
+  s.allow_only({"profile", "scenarios"});
+  BatchStep step;
+  step.profile = s.non_empty_string("profile");
+  step.scenarios = s.non_empty_strings("scenarios", "scenario names");
+  for (std::size_t j = 0; j < step.scenarios.size(); ++j) {
+    const std::string at = FieldReader::index("scenarios", j), key = step.scenarios[j] + "/" + step.profile;
+    if (step.scenarios[j].empty()) s.fail(at, "must be a scenario name");
+    if (!planned.insert(key).second) s.fail(at, key + " is already planned");
+  }
+  return step;
+}
+
+// The round options, which apply where the command line does not set them.
+void read_options(const FieldReader& o, RunOptions& d) {
+  o.allow_only({"min_rounds", "max_rounds", "warmup", "max_time_s", "timeout_s", "seed", "policy"});
+  d.min_rounds = o.optional_integer("min_rounds", 2);
+  d.max_rounds = o.optional_integer("max_rounds", 2);
+  d.warmup = o.optional_integer("warmup", 0);
+  d.max_time_s = o.optional_number("max_time_s", Sign::kPositive);
+  d.timeout_s = o.optional_number("timeout_s", Sign::kPositive);
+  d.seed = o.optional_integer<std::uint64_t>("seed", 0);
+  if (o.has("policy")) d.policy = o.one_of("policy", {"improve", "no-regress"});
+}
+
+}  // namespace
+
 BatchFile load_batch_file(const std::filesystem::path& file) {
   const std::string f = file.string();
-  auto fail = [&](const std::string& field, const std::string& problem) -> UsageError {
-    return UsageError(f + ": " + field + ": " + problem);
-  };
   auto text = try_read_file(file);
   if (!text) throw UsageError(f + ": cannot read the batch plan (does it exist?)");
-  json doc = json::parse(*text, nullptr, false);
-  if (doc.is_discarded()) throw UsageError(f + ": not valid JSON (the batch plan is described in docs/batch.md)");
-  if (!doc.is_object()) throw fail("(top level)", "must be an object");
-  if (!doc.contains("schema_version")) throw fail("schema_version", "missing (1)");
-  if (doc["schema_version"] != 1)
-    throw fail("schema_version", "is " + doc["schema_version"].dump() + "; this perfgate reads 1");
-  for (const auto& [k, _] : doc.items())
-    if (k != "schema_version" && k != "steps" && k != "options" && k != "description")
-      throw fail(k, "unknown field (known: schema_version, steps, options, description)");
-  if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
-    throw fail("steps", "must be a non-empty array of {profile, scenarios}");
+  const json doc = parse_document(*text, f, "the batch plan is described in docs/batch.md");
+  const FieldReader r(doc, f);
+  const json& version = r.required("schema_version", "1");
+  if (version != 1) r.fail("schema_version", "is " + version.dump() + "; this perfgate reads 1");
+  r.allow_only({"schema_version", "steps", "options", "description"});
+  r.non_empty_array("steps", "{profile, scenarios}");
   BatchFile b;
   b.file = file;
-  std::set<std::string> seen;
-  for (std::size_t i = 0; i < doc["steps"].size(); ++i) {
-    const json& s = doc["steps"][i];
-    const std::string at = "steps[" + std::to_string(i) + "]";
-    if (!s.is_object()) throw fail(at, "must be an object {profile, scenarios}");
-    for (const auto& [k, _] : s.items())
-      if (k != "profile" && k != "scenarios") throw fail(at + "." + k, "unknown field (known: profile, scenarios)");
-    BatchStep step;
-    if (!s.contains("profile") || !s["profile"].is_string() || s["profile"].get<std::string>().empty())
-      throw fail(at + ".profile", "must be a profile name (quick, full)");
-    step.profile = s["profile"];
-    if (!s.contains("scenarios") || !s["scenarios"].is_array() || s["scenarios"].empty())
-      throw fail(at + ".scenarios", "must be a non-empty array of scenario names");
-    for (std::size_t j = 0; j < s["scenarios"].size(); ++j) {
-      const json& n = s["scenarios"][j];
-      if (!n.is_string() || n.get<std::string>().empty())
-        throw fail(at + ".scenarios[" + std::to_string(j) + "]", "must be a scenario name");
-      const std::string key = n.get<std::string>() + "/" + step.profile;
-      if (!seen.insert(key).second)
-        throw fail(at + ".scenarios[" + std::to_string(j) + "]", key + " is already planned");
-      step.scenarios.push_back(n);
-    }
-    b.steps.push_back(std::move(step));
-  }
-  if (doc.contains("options")) {
-    const json& o = doc["options"];
-    if (!o.is_object()) throw fail("options", "must be an object");
-    for (const auto& [k, v] : o.items()) {
-      const std::string at = "options." + k;
-      if (k == "min_rounds" || k == "max_rounds" || k == "warmup") {
-        if (!v.is_number_integer() || v.get<int>() < (k == "warmup" ? 0 : 2))
-          throw fail(at, "must be an integer >= " + std::string(k == "warmup" ? "0" : "2"));
-        (k == "min_rounds"   ? b.defaults.min_rounds
-         : k == "max_rounds" ? b.defaults.max_rounds
-                             : b.defaults.warmup) = v.get<int>();
-      } else if (k == "max_time_s" || k == "timeout_s") {
-        if (!v.is_number() || v.get<double>() <= 0) throw fail(at, "must be a positive number of seconds");
-        (k == "max_time_s" ? b.defaults.max_time_s : b.defaults.timeout_s) = v.get<double>();
-      } else if (k == "seed") {
-        if (!v.is_number_unsigned()) throw fail(at, "must be a non-negative integer");
-        b.defaults.seed = v.get<std::uint64_t>();
-      } else if (k == "policy") {
-        if (!v.is_string() || (v != "improve" && v != "no-regress"))
-          throw fail(at, "must be \"improve\" or \"no-regress\"");
-        b.defaults.policy = v.get<std::string>();
-      } else {
-        throw fail(at, "unknown option (known: min_rounds, max_rounds, warmup, max_time_s, timeout_s, seed, policy)");
-      }
-    }
-  }
+  std::set<std::string> planned;
+  for (const FieldReader& s : r.elements("steps")) b.steps.push_back(read_step(s, planned));
+  read_options(r.optional_child("options"), b.defaults);
   return b;
 }
 

@@ -1,137 +1,87 @@
 #include "store/baseline_file.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/json_fields.hpp"
 #include "gate/policy.hpp"
 #include "store/results_file.hpp"
 
 namespace perfgate::store {
 namespace {
 
-// Field-by-field reading with errors that name the file and the field.
-struct Reader {
-  const json& j;
-  std::string file, at;
-  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
-    throw UsageError(file + ": " + (at.empty() ? "" : at + ".") + field + ": " + problem);
-  }
-  const json& get(const std::string& k) const {
-    if (!j.contains(k)) fail(k, "missing");
-    return j[k];
-  }
-  std::string str(const std::string& k) const {
-    const json& v = get(k);
-    if (!v.is_string() || v.get<std::string>().empty()) fail(k, "must be a non-empty string");
-    return v.get<std::string>();
-  }
-  double positive(const std::string& k) const {
-    const json& v = get(k);
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0) fail(k, "must be a number >= 0");
-    return v.get<double>();
-  }
-  std::array<double, 2> interval(const std::string& k) const {
-    const json& v = get(k);
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
-      fail(k, "must be [lo, hi], two numbers");
-    std::array<double, 2> out{v[0].get<double>(), v[1].get<double>()};
-    if (!(out[0] <= out[1]) || out[0] < 0) fail(k, "must be [lo, hi] with 0 <= lo <= hi");
-    return out;
-  }
-};
-
-// An optional string field: absent or empty reads as "".
-std::string optional_text(const Reader& r, const std::string& k) {
-  if (!r.j.contains(k)) return "";
-  if (!r.j[k].is_string()) r.fail(k, "must be a string");
-  return r.j[k].get<std::string>();
+// The figures an entry and each of its accepted runs both carry: a ratio inside its own interval,
+// over n rounds.
+template <typename Figures>
+void read_figures(const FieldReader& r, Figures& out) {
+  out.ratio = r.number("ratio", Sign::kNonNegative);
+  out.ci = r.interval("ci", Sign::kNonNegative);
+  if (out.ratio < out.ci[0] || out.ratio > out.ci[1]) r.fail("ratio", "lies outside its own interval ci");
+  out.n = r.integer("n", 2);
 }
 
-BaselineEntry parse_entry(const json& j, const std::string& file, const std::string& at) {
-  if (!j.is_object()) throw UsageError(file + ": " + at + ": must be an object");
-  Reader r{j, file, at};
-  BaselineEntry e;
-  e.scenario = r.str("scenario");
-  e.profile = r.str("profile");
-  e.metric = r.str("metric");
-  if (j.contains("variant")) e.variant = r.str("variant");
-  if (j.contains("compare_to")) e.compare_to = r.str("compare_to");
-  e.unit = j.contains("unit") && j["unit"].is_string() ? j["unit"].get<std::string>() : "";
-  e.better = r.str("better");
-  if (e.better != "lower" && e.better != "higher") r.fail("better", "must be \"lower\" or \"higher\"");
-  e.ratio = r.positive("ratio");
-  e.ci = r.interval("ci");
-  if (e.ratio < e.ci[0] || e.ratio > e.ci[1]) r.fail("ratio", "lies outside its own interval ci");
-  if (j.contains("confidence")) {
-    e.confidence = r.positive("confidence");
-    if (e.confidence <= 0 || e.confidence >= 1) r.fail("confidence", "must be between 0 and 1");
+AcceptedRun parse_run(const FieldReader& r) {
+  AcceptedRun a;
+  read_figures(r, a);
+  const FieldReader host = r.child("host");
+  a.cpu_model = host.non_empty_string("cpu_model");
+  a.cores = host.integer("cores", 0);  // 0: unknown
+  a.host_fingerprint = host.string("fingerprint", "");
+  a.commit = r.non_empty_string("commit");
+  a.fingerprint = r.string("fingerprint", "");
+  a.run_id = r.string("run_id", "");
+  a.recorded_at = r.string("recorded_at", "");
+  return a;
+}
+
+void read_medians(const FieldReader& r, BaselineEntry& e) {
+  const FieldReader medians = r.child("medians");
+  e.before_median = medians.number("before", Sign::kNonNegative);
+  e.after_median = medians.number("after", Sign::kNonNegative);
+  e.before_median_ci = medians.interval("before_ci", Sign::kNonNegative);
+  e.after_median_ci = medians.interval("after_ci", Sign::kNonNegative);
+}
+
+void read_fractions(const FieldReader& r, BaselineEntry& e) {
+  if (auto c = r.optional_number("confidence")) {
+    if (*c <= 0 || *c >= 1) r.fail("confidence", "must be between 0 and 1");
+    e.confidence = *c;
   }
-  const json& n = r.get("n");
-  if (!n.is_number_integer() || n.get<int>() < 2) r.fail("n", "must be an integer >= 2 (rounds)");
-  e.n = n.get<int>();
-  const json& abs = r.get("medians");
-  if (!abs.is_object()) r.fail("medians", "must be an object {before, after, before_ci, after_ci}");
-  Reader ar{abs, file, (at.empty() ? "" : at + ".") + "medians"};
-  e.before_median = ar.positive("before");
-  e.after_median = ar.positive("after");
-  e.before_median_ci = ar.interval("before_ci");
-  e.after_median_ci = ar.interval("after_ci");
-  const json& host = r.get("host");
-  if (!host.is_object()) r.fail("host", "must be an object with a fingerprint");
-  e.host_fingerprint = Reader{host, file, (at.empty() ? "" : at + ".") + "host"}.str("fingerprint");
-  e.host = host;
-  e.host.erase("fingerprint");
-  e.commit = r.str("commit");
-  if (j.contains("dirty")) {
-    if (!j["dirty"].is_boolean()) r.fail("dirty", "must be true or false");
-    e.dirty = j["dirty"].get<bool>();
-  }
-  e.run_id = j.contains("run_id") && j["run_id"].is_string() ? j["run_id"].get<std::string>() : "";
-  e.recorded_at = j.contains("recorded_at") && j["recorded_at"].is_string() ? j["recorded_at"].get<std::string>() : "";
-  if (j.contains("exact")) {
-    if (!j["exact"].is_boolean()) r.fail("exact", "must be true or false");
-    e.exact = j["exact"].get<bool>();
-  }
-  e.fingerprint = optional_text(r, "fingerprint");
-  if (j.contains("tolerance")) {
-    double t = r.positive("tolerance");
-    if (t >= 1) r.fail("tolerance", "is a fraction (0.05 for 5%) and must be below 1");
+  if (auto t = r.optional_number("tolerance", Sign::kNonNegative)) {
+    if (*t >= 1) r.fail("tolerance", "is a fraction (0.05 for 5%) and must be below 1");
     e.tolerance = t;
   }
-  if (!j.contains("runs")) {
+}
+
+BaselineEntry parse_entry(const FieldReader& r) {
+  BaselineEntry e;
+  e.scenario = r.non_empty_string("scenario");
+  e.profile = r.non_empty_string("profile");
+  e.metric = r.non_empty_string("metric");
+  e.variant = r.non_empty_string("variant", e.variant);
+  e.compare_to = r.non_empty_string("compare_to", e.compare_to);
+  e.unit = r.string("unit", "");
+  e.better = r.one_of("better", {"lower", "higher"});
+  read_figures(r, e);
+  read_fractions(r, e);
+  read_medians(r, e);
+  const FieldReader host = r.child("host");
+  e.host_fingerprint = host.non_empty_string("fingerprint");
+  e.host = host.object();
+  e.host.erase("fingerprint");
+  e.commit = r.non_empty_string("commit");
+  e.dirty = r.optional_boolean("dirty").value_or(e.dirty);
+  e.run_id = r.string("run_id", "");
+  e.recorded_at = r.string("recorded_at", "");
+  e.exact = r.optional_boolean("exact");
+  e.fingerprint = r.string("fingerprint", "");
+  if (!r.has("runs")) {
     e.runs = {e.as_run()};  // schema 1: the entry is its only accepted run
     return e;
   }
-  const json& runs = j["runs"];
-  if (!runs.is_array() || runs.empty()) r.fail("runs", "must be a non-empty array of accepted runs");
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const std::string where = (at.empty() ? "" : at + ".") + "runs[" + std::to_string(i) + "]";
-    if (!runs[i].is_object()) throw UsageError(file + ": " + where + ": must be an object");
-    Reader rr{runs[i], file, where};
-    AcceptedRun a;
-    a.ratio = rr.positive("ratio");
-    a.ci = rr.interval("ci");
-    if (a.ratio < a.ci[0] || a.ratio > a.ci[1]) rr.fail("ratio", "lies outside its own interval ci");
-    const json& rn = rr.get("n");
-    if (!rn.is_number_integer() || rn.get<int>() < 2) rr.fail("n", "must be an integer >= 2 (rounds)");
-    a.n = rn.get<int>();
-    const json& h = rr.get("host");
-    if (!h.is_object()) rr.fail("host", "must be an object {cpu_model, cores, fingerprint}");
-    Reader hr{h, file, where + ".host"};
-    a.cpu_model = hr.str("cpu_model");
-    const json& cores = hr.get("cores");
-    if (!cores.is_number_integer() || cores.get<int>() < 0) hr.fail("cores", "must be an integer >= 0 (0: unknown)");
-    a.cores = cores.get<int>();
-    a.host_fingerprint = h.value("fingerprint", "");
-    a.commit = rr.str("commit");
-    a.fingerprint = optional_text(rr, "fingerprint");
-    a.run_id = runs[i].value("run_id", "");
-    a.recorded_at = runs[i].value("recorded_at", "");
-    e.runs.push_back(std::move(a));
-  }
+  if (r.array("runs").empty()) r.fail("runs", "must be a non-empty array of accepted runs");
+  for (const FieldReader& run : r.elements("runs")) e.runs.push_back(parse_run(run));
   return e;
 }
 
@@ -146,21 +96,16 @@ Baseline load_baseline(const fs::path& file) {
     return b;
   }
   b.exists = true;
-  const std::string f = file.string();
-  json doc = json::parse(*text, nullptr, false);
-  if (doc.is_discarded()) throw UsageError(f + ": not valid JSON (a baseline.json is described in docs/baseline.md)");
-  if (!doc.is_object()) throw UsageError(f + ": (top level): must be an object");
-  Reader r{doc, f, ""};
-  const json& v = r.get("schema_version");
+  const json doc = parse_document(*text, file.string(), "a baseline.json is described in docs/baseline.md");
+  const FieldReader r(doc, file.string());
+  const json& v = r.required("schema_version", "1 or " + std::to_string(kBaselineSchemaVersion));
   if (v != 1 && v != kBaselineSchemaVersion)
     r.fail("schema_version",
            "is " + v.dump() + "; this perfgate reads 1 and " + std::to_string(kBaselineSchemaVersion));
-  const json& entries = r.get("entries");
-  if (!entries.is_array()) r.fail("entries", "must be an array");
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    BaselineEntry e = parse_entry(entries[i], f, "entries[" + std::to_string(i) + "]");
-    if (b.find(e.scenario, e.profile, e.metric))
-      throw UsageError(f + ": entries[" + std::to_string(i) + "]: a second entry for " + e.key());
+  r.array("entries");
+  for (const FieldReader& entry : r.elements("entries")) {
+    BaselineEntry e = parse_entry(entry);
+    if (b.find(e.scenario, e.profile, e.metric)) entry.fail("a second entry for " + e.key());
     b.entries.push_back(std::move(e));
   }
   return b;
