@@ -2,7 +2,8 @@
 #
 # Builds the scenario program <name> into the catalog folder
 # ${PERFGATE_CATALOG_DIR}/<name>/ next to a copy of its scenario.json, which is exactly the
-# layout the harness reads (and the layout `cmake --install` produces under share/).
+# layout the harness reads (and the layout `cmake --install` produces under share/). Its tests/
+# folder, if its CMakeLists.txt does not add it, perfgate_scenario_tests() adds.
 function(perfgate_scenario)
   cmake_parse_arguments(S "" "NAME" "SOURCES;LIBS;EXTRA_FILES" ${ARGN})
   set(dir ${PERFGATE_CATALOG_DIR}/${S_NAME})
@@ -15,6 +16,26 @@ function(perfgate_scenario)
   perfgate_sources_digest(${dir})
   install(TARGETS scenario_${S_NAME} RUNTIME DESTINATION share/perfgate/scenarios/${S_NAME})
   install(FILES scenario.json ${S_EXTRA_FILES} ${dir}/sources.sha256 DESTINATION share/perfgate/scenarios/${S_NAME})
+  set_property(GLOBAL APPEND PROPERTY PERFGATE_SCENARIO_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
+endfunction()
+
+# perfgate_scenario_tests()
+#
+# After every scenario is added: each scenario's tests/ folder with a CMakeLists.txt that its own
+# CMakeLists.txt did not add. So a scenario gets tests without a change to its CMakeLists.txt, a
+# source its fingerprint covers (recorded baselines would go stale); tests are not sources.
+function(perfgate_scenario_tests)
+  if(NOT (BUILD_TESTING OR NOT DEFINED BUILD_TESTING))
+    return()
+  endif()
+  get_property(dirs GLOBAL PROPERTY PERFGATE_SCENARIO_DIRS)
+  foreach(dir ${dirs})
+    get_property(added DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    if(EXISTS ${dir}/tests/CMakeLists.txt AND NOT "${dir}/tests" IN_LIST added)
+      file(RELATIVE_PATH where ${CMAKE_SOURCE_DIR} ${dir}/tests)
+      add_subdirectory(${dir}/tests ${CMAKE_BINARY_DIR}/${where})
+    endif()
+  endforeach()
 endfunction()
 
 # perfgate_sources_digest(<catalog dir>)

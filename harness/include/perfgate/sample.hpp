@@ -13,6 +13,12 @@
 // passes the profile's parameters from scenario.json as --params, so sizes live in one place.
 #pragma once
 
+// Header-only for real: xxHash's inline mode compiles XXH3 into each translation unit (static,
+// renamed XXH_INLINE_*), so a scenario program needs no -lxxhash. Same algorithm, same digests
+// (recorded equivalence digests and results depend on them; upload_spool's tests pin a few).
+#ifndef XXH_INLINE_ALL
+#define XXH_INLINE_ALL
+#endif
 #include <xxhash.h>
 
 #include <chrono>

@@ -21,6 +21,7 @@ void add_history_command(CLI::App& app);
 void add_lies_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_calibrate_command(CLI::App& app);
 void add_parity_command(CLI::App& app);
+void add_new_command(CLI::App& app);
 
 // The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
   cli::add_lies_command(app, args);
   cli::add_calibrate_command(app);
   cli::add_parity_command(app);
+  cli::add_new_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

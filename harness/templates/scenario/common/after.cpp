@@ -1,0 +1,20 @@
+// AFTER: one pass builds a key → records index (records are in id order, so each list is too);
+// a query is one hash lookup.
+#include "work.hpp"
+
+namespace __NAME__ {
+
+After::After(const std::vector<Record>& records, Lies lies) : lies_(lies) {
+  for (const auto& r : records) index_[r.key].push_back(&r);
+}
+
+std::string After::answer(std::int64_t key) const {
+  static const std::vector<const Record*> none;
+  const auto it = index_.find(key);
+  const auto& matches = it == index_.end() ? none : it->second;
+  if (lies_.skip_empty && matches.empty()) return "";
+  if (lies_.first_match_only && matches.size() > 1) return format_answer(key, {matches.front()});
+  return format_answer(key, matches);
+}
+
+}  // namespace __NAME__
