@@ -112,7 +112,10 @@ def test_counting_runs_are_apart_from_timed_ones(perfgate, tmp_path):
     cmd = f'echo "${{LD_PRELOAD:-none}}" >> {log}; cat /dev/null; echo same'
     r = perfgate("ab", "--allocs", "--shell", "--before", cmd, "--after", cmd, "--seed", "8",
                  "--warmup", "1", "--min-rounds", "3", "--max-rounds", "3", "--json", tmp_path / "r.json")
-    assert r.returncode == 0, r.stdout + r.stderr
+    # The subject is which runs were counted, not time: a wall guard over 3 rounds of a 1 ms shell
+    # command failed a fresh-clone CI on a busy machine (1.31x), so only that failure is let pass.
+    assert r.returncode == 0 or (r.returncode == 1 and "guard gate failed" in r.stderr
+                                 and "policy gate failed" not in r.stderr), r.stdout + r.stderr
     lines = log.read_text().split()
     assert lines.count("none") == 2 * (1 + 3)
     assert len([x for x in lines if x.endswith("libperfgate_alloc.so")]) == 2 * 3
