@@ -110,3 +110,24 @@ def test_a_prebuilt_tree_without_scenarios_is_named_as_such(perfgate, prebuilt, 
     r = perfgate("batch", plan, "--prebuilt", empty, "--lock", tmp_path / "lock", "--out", tmp_path / "out")
     assert r.returncode == 2, r.stdout + r.stderr
     assert f"--prebuilt {empty}: no built catalog there" in r.stderr and "--against" not in r.stderr, r.stderr
+
+
+def test_a_run_with_lock_and_a_batch_on_one_machine_measure_one_after_the_other(perfgate_bin, prebuilt, tmp_path,
+                                                                                validate):
+    # A CI shard (`run --against --shard`) has no batch plan; `run --lock` takes the same lock.
+    tree, plan = prebuilt
+    lock = tmp_path / "perf-vm.lock"
+    catalog = tree / "share" / "perfgate" / "scenarios"
+    cmds = [[perfgate_bin, "batch", str(plan), "--lock", str(lock), "--prebuilt", str(tree), "--baseline", "none",
+             "--json", str(tmp_path / "b.json"), "-q"],
+            [perfgate_bin, "run", "--catalog", str(catalog), "--lock", str(lock), "--baseline", "none",
+             "--json", str(tmp_path / "r.json"), "-q"]]
+    procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for c in cmds]
+    outs = [p.communicate(timeout=300) for p in procs]
+    for p, (out, err) in zip(procs, outs):
+        assert p.returncode == 0, out + err
+    b, r = validate(tmp_path / "b.json"), validate(tmp_path / "r.json")
+    spans = sorted([(b["run"]["batch"]["lock"]["acquired_unix"], b["run"]["finished_unix"]),
+                    (r["run"]["lock"]["acquired_unix"], r["run"]["finished_unix"])])
+    assert spans[0][1] <= spans[1][0], f"they overlapped: {spans}"
+    assert max(b["run"]["batch"]["lock"]["waited_s"], r["run"]["lock"]["waited_s"]) > 0.1

@@ -1,10 +1,12 @@
 #include <algorithm>
 #include <iostream>
+#include <optional>
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
 #include "common/errors.hpp"
+#include "common/run_lock.hpp"
 #include "plan/against.hpp"
 #include "plan/plan.hpp"
 #include "plan/shard.hpp"
@@ -37,8 +39,15 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "for CPU time, blind to syscalls, I/O and waiting. allocs: one run under perfgate's LD_PRELOAD\n"
                   "allocation counter (allocs, alloc_bytes, peak_heap_bytes; gated where the manifest names them)")
       ->check(CLI::IsMember({"allocs", "instructions"}));
+  auto lock = std::make_shared<std::string>();
+  auto lock_timeout = std::make_shared<double>(3600);
+  cmd->add_option("--lock", *lock,
+                  "FILE: measure only while holding this machine's lock, the one perfgate batch --lock takes\n"
+                  "(a CI shard on a shared perf VM waits for the batch or shard measuring there)");
+  cmd->add_option("--lock-timeout", *lock_timeout, "Seconds to wait for --lock (default 3600)")
+      ->check(CLI::PositiveNumber);
   add_shared_flags(cmd, *o);
-  cmd->callback([o, names, argv, measures] {
+  cmd->callback([o, names, argv, measures, lock, lock_timeout] {
     if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";
     auto dir = o->catalog_dir.empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(o->catalog_dir);
     auto catalog = catalog::load_catalog(dir);
@@ -73,6 +82,17 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
           s.gated_metrics.insert("instructions");
       }
       plan::finish_plan(plan, *o);  // the Holm family grew by the instruction gates
+    }
+    // Taken once everything that can be wrong with the input has been found.
+    std::optional<RunLock> held;
+    if (!lock->empty()) {
+      std::string what;
+      for (const auto& sp : plan.scenarios) what += (what.empty() ? "" : " ") + sp.manifest.name + "/" + sp.profile;
+      held.emplace(*lock, *lock_timeout, "perfgate run [" + what + "]", std::cerr);
+      extra["lock"] = {{"file", std::filesystem::absolute(*lock).string()},
+                       {"waited_s", held->waited_s()},
+                       {"waited_for", held->waited_for()},
+                       {"acquired_unix", held->acquired_unix()}};
     }
     set_exit_code(execute_plan(plan, *o, argv, extra));
   });
