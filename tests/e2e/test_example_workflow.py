@@ -38,7 +38,7 @@ def test_the_example_passes_every_check_and_perfgate_accepts_its_commands():
     r = validate(WORKFLOW)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "every check passed" in r.stdout
-    assert "accepted: perfgate run --profile --shard --against --catalog --json --junit" in r.stdout
+    assert "accepted: perfgate run --profile --shard --against --catalog --lock --lock-timeout --json --junit" in r.stdout
     assert "accepted: perfgate merge -o" in r.stdout
     assert "accepted: perfgate report -o" in r.stdout
 
