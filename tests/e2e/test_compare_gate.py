@@ -62,6 +62,7 @@ def runs(perfgate, burn, tmp_path_factory):
                 old=run("old", *samples("old")), same=run("same", *samples("same")),
                 # Exit 1 on the wall guard (1.5x); 6 rounds are too few for the paired policy gate.
                 slow=run("slow", *samples("slow", after=1.5), codes=(1,)),
+                slow10=run("slow10", *samples("slow10", after=1.1), codes=(0, 1)),
                 # Drift: BEFORE and AFTER both 1.5x, as a machine that slowed down between the runs shows.
                 drift=run("drift", *samples("drift", before=1.5, after=1.5)),
                 other=run("other", catalog=tmp / "other"), broken=run("broken", catalog=tmp / "broken", codes=(4,)))
@@ -94,6 +95,16 @@ def test_after_doing_half_as_much_more_work_fails_the_gate(perfgate, runs):
     assert "drift-corrected" in gate_table and ("before +" in gate_table or "before -" in gate_table)
     assert any(l.startswith("alpha/after") and "cpu_ms" in l and l.rstrip().endswith("worse")
                for l in gate_table.splitlines())
+
+
+def test_a_10_percent_slower_after_fails_the_gate(perfgate, runs):
+    # +10% with a 2% spread per sample: 6 rounds against 6 separate completely (p 2/924 per row).
+    out = runs["tmp"] / "slow10-diff.json"
+    r = compare(perfgate, runs, "slow10", "--json", out)
+    assert r.returncode == 1, r.stdout + r.stderr
+    diff = json.loads(out.read_text())
+    cpu = [g for g in diff["gate"]["rows"] if diff["rows"][g["row"]]["metric"] == "cpu_ms"]
+    assert len(cpu) == 2 and all(g["verdict"] == "worse" and 1.07 < g["change"] < 1.13 for g in cpu), cpu
 
 
 def test_drift_that_moves_before_and_after_alike_passes(perfgate, runs):
