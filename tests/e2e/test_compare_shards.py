@@ -189,3 +189,21 @@ def test_bad_shard_is_exit_2(perfgate, shards):
     for bad in ("3/2", "0/2", "x"):
         r = perfgate("run", "--catalog", catalog, "--shard", bad)
         assert r.returncode == 2 and "--shard" in r.stderr
+
+
+def test_merge_refuses_against_shards_of_different_base_commits(perfgate, shards):
+    """Shards of one PR gate compare against one base build: two --against shards whose base
+    commits differ are two comparisons, not one."""
+    tmp, _, _ = shards
+    for i, commit in ((1, "a" * 40), (2, "b" * 40)):
+        doc = json.loads((tmp / f"shard{i}.json").read_text())
+        doc["run"]["against"] = {"dir": "../base", "git": {"commit": commit}}
+        (tmp / f"against{i}.json").write_text(json.dumps(doc))
+    r = perfgate("merge", tmp / "against1.json", tmp / "against2.json", "-o", tmp / "m.json")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "against2.json: run.against.git.commit: \"" + "b" * 40 in r.stderr, r.stderr
+    same = json.loads((tmp / "against2.json").read_text())
+    same["run"]["against"]["git"]["commit"] = "a" * 40
+    (tmp / "against2.json").write_text(json.dumps(same))
+    r = perfgate("merge", tmp / "against1.json", tmp / "against2.json", "-o", tmp / "m.json")
+    assert r.returncode == 0, r.stdout + r.stderr

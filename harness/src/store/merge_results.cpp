@@ -32,6 +32,15 @@ void require_same_plan(const MergeInput& in, const MergeInput& first) {
     refuse("run.against", run.other.contains("against")
                               ? "an --against run (this build against another), the first file is not"
                               : "not an --against run, and the first file is one");
+  // Shards of one PR gate compare against one base build: a shard measured against another
+  // commit is a different comparison, whatever its figures.
+  auto against_commit = [](const model::RunHeader& h) {
+    const auto& a = h.other.value("against", nlohmann::json::object());
+    return a.is_object() ? a.value("/git/commit"_json_pointer, std::string()) : std::string();
+  };
+  if (run.other.contains("against") && against_commit(run) != against_commit(ref))
+    refuse("run.against.git.commit", "\"" + against_commit(run) + "\" differs from the first file's \"" +
+                                         against_commit(ref) + "\": shards compared against different base builds");
 }
 
 }  // namespace
