@@ -98,7 +98,10 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results) {
     for (const auto& g : s.gates)
       if (g.kind == "equivalence")
         rows.push_back({name, g.name, "", "", "", "", "",
-                        !g.passed ? "not compared" : *g.passed ? "equal" : "DIFFERENT", mark(g)});
+                        !g.passed   ? "not compared"
+                        : *g.passed ? "equal"
+                                    : "DIFFERENT",
+                        mark(g)});
     baseline_rows(rows, s);
     if (!any && s.error) rows.push_back({name, "-", "", "", "", "", "", "not run", "ERROR"});
   }
