@@ -18,6 +18,9 @@ struct HostInfo {
 };
 
 HostInfo host_info();
+// The CPU model as host classes name it: /proc/cpuinfo's model name, then the CPUID family and
+// model where the kernel shows them ("AMD EPYC (family 25 model 17)").
+std::string cpu_model_of(const std::string& cpuinfo_block);
 std::array<double, 3> load_average();
 std::vector<int> allowed_cpus();
 

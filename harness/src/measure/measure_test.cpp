@@ -71,6 +71,16 @@ TEST(Host, FingerprintIsStableAndLoadIsRead) {
   EXPECT_TRUE(j["cgroup"].contains("cpu_source"));
 }
 
+// Two VMs both named "AMD EPYC" by their hypervisor can be different generations.
+TEST(Host, CpuModelCarriesTheCpuidFamilyAndModel) {
+  EXPECT_EQ(cpu_model_of("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\n"
+                         "model name\t: AMD EPYC\nstepping\t: 1\n"),
+            "AMD EPYC (family 25 model 17)");
+  EXPECT_EQ(cpu_model_of("processor\t: 0\nmodel name\t: Intel(R) Xeon(R) Processor\n"),
+            "Intel(R) Xeon(R) Processor");  // a kernel that shows no family (another architecture)
+  EXPECT_EQ(cpu_model_of(""), "unknown");
+}
+
 namespace {
 std::string fixture(const std::string& name) {
   std::ifstream in(std::string(PERFGATE_MEASURE_TESTDATA) + "/" + name);
