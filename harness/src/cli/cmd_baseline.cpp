@@ -3,6 +3,7 @@
 #include <iostream>
 #include <map>
 #include <regex>
+#include <set>
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
@@ -55,21 +56,29 @@ void print_update(suite::BaselineUpdate& u, bool dry) {
   std::cout << "wrote " << u.baseline.file.string() << " (" << u.baseline.entries.size() << " entries)\n";
 }
 
-// "13 accepted run(s): 10 on AMD EPYC x2 (3 stale), 3 on Intel(R) Xeon(R) Processor x2": what
-// each host class can be gated against. Stale: recorded with another scenario fingerprint than
-// the entry's newest run.
+// "13 accepted run(s): 10 on AMD EPYC x2 (1 machine, 3 stale), 3 on Intel(R) Xeon(R) Processor x2
+// (2 machines)": what each host class can be gated against (one machine gates only itself:
+// gate/spread_rule.hpp). Stale: recorded with another scenario fingerprint than the entry's
+// newest run.
 std::string runs_by_class(const store::BaselineEntry& e) {
-  std::map<std::string, std::pair<int, int>> by_class;  // class → (runs, stale)
+  struct Counts {
+    int runs = 0, stale = 0;
+    std::set<std::string> machines;
+  };
+  std::map<std::string, Counts> by_class;
   for (const auto& r : e.runs) {
-    auto& [n, stale] = by_class[r.host_class()];
-    ++n;
-    stale += r.fingerprint.empty() || r.fingerprint != e.fingerprint;
+    auto& c = by_class[r.host_class()];
+    ++c.runs;
+    c.stale += r.fingerprint.empty() || r.fingerprint != e.fingerprint;
+    c.machines.insert(r.host_fingerprint);
   }
   std::string out = std::to_string(e.runs.size()) + " accepted run(s):";
   const char* sep = " ";
-  for (const auto& [cls, counts] : by_class) {
-    out += sep + std::to_string(counts.first) + " on " + cls;
-    if (counts.second) out += " (" + std::to_string(counts.second) + " stale)";
+  for (const auto& [cls, c] : by_class) {
+    const auto m = c.machines.size();
+    out += sep + std::to_string(c.runs) + " on " + cls + " (" + std::to_string(m) + (m == 1 ? " machine" : " machines");
+    if (c.stale) out += ", " + std::to_string(c.stale) + " stale";
+    out += ")";
     sep = ", ";
   }
   return out;

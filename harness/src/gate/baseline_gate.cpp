@@ -8,6 +8,7 @@
 
 #include "common/number_format.hpp"
 #include "gate/policy.hpp"
+#include "gate/spread_rule.hpp"
 #include "stats/multiple.hpp"
 
 namespace perfgate::gate {
@@ -117,21 +118,18 @@ std::string ratio_text(double v) {
   return buf;
 }
 
-// Why a host-dependent ratio has nothing to be compared with on this class, with what the
-// other classes accepted, so a reader sees how far machines move it.
-std::string no_class_runs(const model::BaselineEntry& now, const std::vector<model::AcceptedRun>& runs, int min_runs) {
-  const std::string host_class = now.host_class();
+// Why a host-dependent ratio has nothing to be compared with here (`here`: what this class has),
+// with what the other classes accepted, so a reader sees how far machines move it.
+std::string no_spread(const model::BaselineEntry& now, const std::vector<model::AcceptedRun>& runs,
+                      const std::string& here) {
   std::map<std::string, std::vector<model::AcceptedRun>> by_class;
   for (const auto& r : runs) by_class[r.host_class()].push_back(r);
-  const auto here = by_class.find(host_class);
-  const int k = here == by_class.end() ? 0 : static_cast<int>(here->second.size());
-  std::string why =
-      std::to_string(k) + " accepted run(s) on host class " + host_class + " (" + std::to_string(min_runs) + " needed";
+  std::string why = here;
   for (const auto& [cls, rs] : by_class)
-    if (cls != host_class)
+    if (cls != now.host_class())
       why += "; " + std::to_string(rs.size()) + " on " + cls + ", ratio " + ratio_text(std::exp(mean_log_ratio(rs)));
-  why += "): ratio " + ratio_text(now.ratio) + " here — `perfgate baseline update --append RESULTS` records this class";
-  return why;
+  return why + ": ratio " + ratio_text(now.ratio) +
+         " here — `perfgate baseline update --append RESULTS` records this machine";
 }
 
 }  // namespace
@@ -172,34 +170,24 @@ std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model
             std::to_string(now.as_run().cores) + " cores, any CPU model (a count of the work)" + stale_note;
     return t;
   }
-  std::vector<double> same;
-  for (const auto& r : current)
-    if (r.host_class() == host_class) same.push_back(std::log(r.ratio));
-  if (static_cast<int>(same.size()) < o.min_runs) {
+  std::string here;
+  const auto spread = class_spread(current, host_class, now.host_fingerprint, o.min_runs, o.min_between_sd, &here);
+  if (!spread) {
     // No rule may claim to know how far another machine moves a time ratio: not gated.
-    *why_not = no_class_runs(now, current, o.min_runs) + stale_note;
+    *why_not = no_spread(now, current, here) + stale_note;
     return std::nullopt;
   }
-  const double k = static_cast<double>(same.size());
-  const double mean = std::accumulate(same.begin(), same.end(), 0.0) / k;
-  double ss = 0;
-  for (double y : same) ss += (y - mean) * (y - mean);
-  // Exact counts (no spread at all) keep sd 0: only the tolerance separates a change from none.
-  const double raw_sd = std::sqrt(ss / (k - 1));
-  const double sd = raw_sd > 0 ? std::max(raw_sd, o.min_between_sd) : 0.0, scale = sd * std::sqrt(1 + 1 / k);
-  const boost::math::students_t dist(k - 1);
+  const boost::math::students_t dist(spread->df);
   const double q = boost::math::quantile(dist, 0.975);
-  t.rule = "between-run";
-  t.accepted_runs = static_cast<int>(k);
-  t.between_sd = sd;
-  t.change = std::exp(x - mean);
-  t.ci = {std::exp(x - mean - q * scale), std::exp(x - mean + q * scale)};
-  const double beyond = bad(x - mean, now.better) - band;
-  t.p = scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / scale)) : (beyond > 0 ? 0.0 : 1.0);
-  char buf[200];
-  std::snprintf(buf, sizeof buf, "between-run: %d accepted runs on %s, between-run sd %.3g on ln ratio",
-                t.accepted_runs, host_class.c_str(), t.between_sd);
-  t.why = buf + stale_note;
+  t.rule = spread->rule;
+  t.accepted_runs = spread->accepted_runs;
+  t.between_sd = spread->sd;
+  t.change = std::exp(x - spread->mean);
+  t.ci = {std::exp(x - spread->mean - q * spread->scale), std::exp(x - spread->mean + q * spread->scale)};
+  const double beyond = bad(x - spread->mean, now.better) - band;
+  t.p = spread->scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / spread->scale))
+                          : (beyond > 0 ? 0.0 : 1.0);
+  t.why = spread->why + " on ln ratio" + stale_note;
   return t;  // verdict after Holm
 }
 
@@ -247,7 +235,7 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
     std::vector<BaselineCheck*> fam;
     std::vector<double> p;
     for (auto& c : out)
-      if (absolute ? c.absolute_compared : c.comparable && c.ratio.rule == "between-run") {
+      if (absolute ? c.absolute_compared : c.comparable && c.ratio.rule != "exact") {
         fam.push_back(&c);
         p.push_back((absolute ? c.absolute : c.ratio).p);
       }

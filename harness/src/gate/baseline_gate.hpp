@@ -6,13 +6,15 @@
 // - exact (a count of the work, declared so where the metric is defined): compared on every
 //   host class with the same core count; worse when it moved beyond the tolerance.
 // - host-dependent (time, CPU, latency, memory): compared only with accepted runs on this
-//   run's host class (CPU model x cores), and only when there are at least 3 of them. Between-run
-//   rule: y_i = ln ratio_i, mean ȳ, sd s over k runs; this run's x = ln ratio is a new draw, so
-//   with d = (x - ȳ) toward the bad side, t = (d - ln(1 + tol)) / (s sqrt(1 + 1/k)) has at most
-//   a t(k-1) tail: one-sided p, Holm across the run's between-run comparisons, worse when
-//   p_adjusted < alpha. The change's interval is the 95% prediction interval of the ratio.
-//   Fewer runs on this class: not comparable, never a cross-class guess — ratios move by
-//   factors between CPU classes (carddav_report 0.459 on AMD EPYC, 0.133 on Intel Xeon).
+//   run's host class (CPU model x cores), and within it by machine (gate/spread_rule.hpp): this
+//   machine's runs when it has at least 3 (between-run rule), else the spread of the class's
+//   machines when two or more have runs (between-machine rule). y_i = ln ratio_i, mean ȳ, sd s
+//   over k (runs or machines); this run's x = ln ratio is a new draw, so with d = (x - ȳ)
+//   toward the bad side, t = (d - ln(1 + tol)) / (s sqrt(1 + 1/k)) has at most a t(k-1) tail:
+//   one-sided p, Holm across the run's time-ratio comparisons, worse when p_adjusted < alpha.
+//   The change's interval is the 95% prediction interval of the ratio. Otherwise: not
+//   comparable, never a guess — ratios move by factors between CPU classes (carddav_report
+//   0.459 on AMD EPYC, 0.133 on Intel Xeon) and by up to 50% between machines of one class.
 // Absolute medians are compared only on the host the baseline was measured on (reported, not
 // gated: a machine's load moves them more than code does). A metric with no entry, or with an
 // entry that cannot be compared, is "no comparable baseline" — never a pass.
@@ -30,7 +32,7 @@ namespace perfgate::gate {
 struct BaselineOptions {
   double alpha = 0.05;
   double tolerance = 0.05;  // a fraction; an entry's own tolerance wins
-  int min_runs = 3;         // accepted runs on this host class for the between-run rule
+  int min_runs = 3;         // accepted runs on this machine for the between-run rule
   // The least between-run sd (ln ratio) the between-run rule assumes for a ratio that varies at
   // all: three runs recorded back to back on one machine can agree by chance far more closely
   // than two machines of one class do (photos_timeline's three agreed within 0.4%).
@@ -42,7 +44,7 @@ struct ShiftTest {
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
   std::string verdict = "no significant change";  // better, worse, no significant change
-  std::string rule = "shift";                     // between-run, exact; shift (absolute figures)
+  std::string rule = "shift";  // between-run, between-machine, exact; shift (absolute figures)
   int accepted_runs = 0;                          // runs behind the reference (on this host class for between-run)
   double between_sd = 0;                          // sd of the accepted ln ratios (between-run)
   std::string why;                                // which rule and why that one, for people

@@ -195,11 +195,15 @@ void save_baseline(const Baseline& b) {
 
 std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<BaselineEntry>& fresh, bool append) {
   std::vector<BaselineChange> changes;
-  // key × host class whose runs this call started afresh (no --append): a class's runs are
-  // replaced by that class's fresh ones, and other classes keep theirs.
+  // key × machine whose runs this call started afresh (no --append): a machine's runs are
+  // replaced by its fresh ones; other machines of its class, and other classes, keep theirs
+  // (the gate learns how far machines of one class differ from them: gate/spread_rule.hpp).
   std::vector<std::string> replaced;
+  const auto same_machine = [](const AcceptedRun& a, const BaselineEntry& e) {
+    return a.host_class() == e.host_class() && a.host_fingerprint == e.host_fingerprint;
+  };
   for (const auto& e : fresh) {
-    const std::string slot = e.key() + "\n" + e.host_class();
+    const std::string slot = e.key() + "\n" + e.host_class() + "\n" + e.host_fingerprint;
     auto it =
         std::find_if(b.entries.begin(), b.entries.end(), [&](const BaselineEntry& x) { return x.key() == e.key(); });
     if (it == b.entries.end()) {
@@ -215,7 +219,7 @@ std::vector<BaselineChange> refresh_entries(Baseline& b, const std::vector<Basel
     const bool fresh_start = !append && std::find(replaced.begin(), replaced.end(), slot) == replaced.end();
     std::vector<AcceptedRun> runs;
     for (const auto& a : it->runs)
-      if (!fresh_start || a.host_class() != e.host_class()) runs.push_back(a);
+      if (!fresh_start || !same_machine(a, e)) runs.push_back(a);
     if (fresh_start && known && it->runs.size() == runs.size() + 1) {  // the same results file accepted again
       replaced.push_back(slot);
       changes.push_back({e.key(), "unchanged", gate::format_ratio(e.ratio, e.ci)});

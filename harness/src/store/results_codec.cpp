@@ -174,7 +174,7 @@ json to_json(const gate::BaselineCheck& c) {
       j["accepted_runs"] = t.accepted_runs;
       j["why"] = t.why;
     }
-    if (t.rule == "between-run") j["between_sd"] = t.between_sd;
+    if (t.rule == "between-run" || t.rule == "between-machine") j["between_sd"] = t.between_sd;
     return j;
   };
   json j = {{"metric", c.now.metric},
