@@ -44,7 +44,7 @@ struct ShiftTest {
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
   std::string verdict = "no significant change";  // better, worse, no significant change
-  std::string rule = "shift";  // between-run, between-machine, exact; shift (absolute figures)
+  std::string rule = "shift";                     // between-run, between-machine, exact; shift (absolute figures)
   int accepted_runs = 0;                          // runs behind the reference (on this host class for between-run)
   double between_sd = 0;                          // sd of the accepted ln ratios (between-run)
   std::string why;                                // which rule and why that one, for people

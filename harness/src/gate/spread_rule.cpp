@@ -80,8 +80,8 @@ std::optional<Spread> class_spread(const std::vector<model::AcceptedRun>& runs, 
     s.accepted_runs = n;
     char buf[200];
     std::snprintf(buf, sizeof buf,
-                  "between-machine: %d accepted runs on %d machines of %s, machine sd %.3g, within-machine sd %.3g",
-                  n, s.machines, host_class.c_str(), between, inside);
+                  "between-machine: %d accepted runs on %d machines of %s, machine sd %.3g, within-machine sd %.3g", n,
+                  s.machines, host_class.c_str(), between, inside);
     s.why = buf;
     return s;
   }

@@ -21,11 +21,11 @@
 namespace perfgate::gate {
 
 struct Spread {
-  std::string rule;      // "between-run" (this machine's runs) or "between-machine"
-  double mean = 0;       // of ln ratio: the reference
-  double sd = 0;         // the spread a new run of this kind has around it (ln ratio)
-  double scale = 0;      // sd of a new draw around the estimated mean
-  double df = 0;         // of the t distribution the draw follows
+  std::string rule;  // "between-run" (this machine's runs) or "between-machine"
+  double mean = 0;   // of ln ratio: the reference
+  double sd = 0;     // the spread a new run of this kind has around it (ln ratio)
+  double scale = 0;  // sd of a new draw around the estimated mean
+  double df = 0;     // of the t distribution the draw follows
   int accepted_runs = 0;
   int machines = 0;
   std::string why;  // for people: which runs, how many machines
