@@ -23,7 +23,8 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--name", *name, "A name for the pair in the results")->capture_default_str();
   cmd->add_option("--metric", *metric,
                   "The gated metric: auto, wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...\n"
-                  "auto: after the rounds, cgroup CPU time when both sides are CPU-bound (CPU/wall >= 0.7),\n"
+                  "auto: after the rounds, cgroup CPU time when both sides are CPU-bound ((CPU + run-queue wait)/wall\n"
+                  ">= 0.85 from cpu.pressure; CPU/wall >= 0.7 without pressure accounting),\n"
                   "wall time when either side waits (I/O, network, locks, sleeps); the results say which and\n"
                   "why. Whatever is gated, wall time is a no-regress guard with a band of at least 10%, widened\n"
                   "to the run's own wall spread: an AFTER that trades CPU for waiting fails")
