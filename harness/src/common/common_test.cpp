@@ -2,10 +2,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <sstream>
 
 #include "common/errors.hpp"
 #include "common/json_fields.hpp"
+#include "common/number_format.hpp"
 
 using namespace perfgate;
 using nlohmann::json;
@@ -160,4 +163,25 @@ TEST(JsonFields, ParseDocument) {
   EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
   EXPECT_EQ(error_of([] { parse_document(R"({"x": 1e999})", "p.json", "a plan"); }),
             "p.json: not valid JSON (a plan): number overflow parsing '1e999'");
+}
+
+// Every (value, unit) of the shared golden table prints as the table says; the report's Python
+// formatter is held to the same table (reports/tests/test_report_fmt.py).
+TEST(NumberFormat, GoldenTable) {
+  std::ifstream in(PERFGATE_NUMBER_GOLDEN);
+  ASSERT_TRUE(in) << PERFGATE_NUMBER_GOLDEN;
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string value, unit, text;
+    std::getline(fields, value, '\t');
+    std::getline(fields, unit, '\t');
+    std::getline(fields, text);
+    EXPECT_EQ(format_quantity(std::strtod(value.c_str(), nullptr), unit == "-" ? "" : unit), text)
+        << "(" << value << ", " << unit << ")";
+    ++rows;
+  }
+  EXPECT_GE(rows, 40);
 }
