@@ -260,6 +260,7 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
 
 model::GateResult baseline_gate(const BaselineCheck& c) {
   model::GateResult g{"baseline", "baseline on " + c.now.metric};
+  g.metric = c.now.metric;
   const std::string now =
       c.now.variant + "/" + c.now.compare_to + " " + c.now.metric + " " + format_ratio(c.now.ratio, c.now.ci);
   if (!c.comparable) {

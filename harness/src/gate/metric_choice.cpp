@@ -124,6 +124,7 @@ bool guard_decided(const model::Comparison& c, double band) {
 
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {
   model::GateResult g{"guard", "no regress on " + guard.metric};
+  g.metric = guard.metric;
   g.band = band;
   if (!c) {
     g.passed = true;

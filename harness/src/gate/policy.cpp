@@ -22,6 +22,7 @@ std::string format_ratio(const model::Comparison& c) { return format_ratio(c.r.r
 
 model::GateResult policy_gate(const model::Comparison* c, const std::string& metric, const std::string& policy) {
   model::GateResult g{"policy", policy + " on " + metric};
+  g.metric = metric;
   if (!c) {
     g.passed = false;
     g.detail = "no paired samples of " + metric + " to decide on";
@@ -41,6 +42,8 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
 
 model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim) {
   model::GateResult g{"claim", claim.text};
+  g.metric = claim.metric;
+  g.factor = claim.factor;
   if (!c) {
     g.passed = false;
     g.detail = "no paired samples of " + claim.metric;

@@ -56,6 +56,10 @@ struct GateResult {
   std::optional<bool> passed;
   std::string detail;
   std::optional<double> band;  // guard: the noise band the guard metric may move within
+  // The metric the gate judged (policy, guard, claim, baseline), whose comparison the verdict
+  // table prints beside it; empty for a gate of no metric (equivalence, a statement count).
+  std::string metric;
+  std::optional<double> factor;  // claim: the factor AFTER must clear
   bool failed() const { return passed.has_value() && !*passed; }
 };
 

@@ -155,6 +155,8 @@ json to_json(const model::GateResult& g) {
   json j = {{"kind", g.kind}, {"name", g.name}, {"detail", g.detail}};
   j["passed"] = g.passed ? json(*g.passed) : json(nullptr);
   if (g.band) j["band"] = *g.band;
+  if (!g.metric.empty()) j["metric"] = g.metric;
+  if (g.factor) j["factor"] = *g.factor;
   return j;
 }
 
@@ -163,6 +165,8 @@ model::GateResult gate_from_json(const json& j) {
   if (j.contains("passed") && j["passed"].is_boolean()) g.passed = j["passed"].get<bool>();
   g.detail = text(j, "detail", "");
   if (j.contains("band") && j["band"].is_number()) g.band = j["band"].get<double>();
+  g.metric = text(j, "metric", "");
+  if (j.contains("factor") && j["factor"].is_number()) g.factor = j["factor"].get<double>();
   return g;
 }
 

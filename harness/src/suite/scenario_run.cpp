@@ -210,10 +210,25 @@ void ScenarioRun::run_rounds() {
     out_of_budget = step == stats::BudgetedLooks::Step::TestLast && next != 0;
     return out_of_budget;
   };
+  // A parity scenario: its own BEFORE and AFTER must agree on every request first (exit 3): a
+  // gate of its own, so a disagreement is the failure the table and CI show, not a pass of
+  // rounds that never ran.
+  std::optional<model::GateResult> agreement;
   try {
-    // A parity scenario: its own BEFORE and AFTER must agree on every request first (exit 3).
-    if (m.kind == "service" && parity::wanted(m.service))
-      result.parity = model::Parity{parity::bundled_agreement(service, run_dir.path()), std::nullopt};
+    if (m.kind == "service" && parity::wanted(m.service)) {
+      agreement = model::GateResult{"equivalence", "agreement pass"};
+      try {
+        result.parity = model::Parity{parity::bundled_agreement(service, run_dir.path()), std::nullopt};
+      } catch (const gate::EquivalenceFailure& e) {
+        agreement->passed = false;
+        agreement->detail = e.what();
+        throw;
+      }
+      const auto& a = result.parity->agreement;
+      agreement->passed = true;
+      agreement->detail = std::to_string(a.value("agreeing", 0)) + " of " + std::to_string(a.value("requests", 0)) +
+                          " requests answered alike by before and after";
+    }
     run::run_batch(bp, run_dir, hooks, outcome);
     if (result.parity) result.parity->measures = parity::bundled_measures(service, run_dir.path(), outcome.samples);
     if (budgeted) {
@@ -235,6 +250,10 @@ void ScenarioRun::run_rounds() {
     record_error(e);
   }
   result.gates = gates_now();
+  if (agreement && agreement->failed())
+    result.gates = {*agreement};  // the rounds never ran: nothing else was compared
+  else if (agreement)
+    result.gates.insert(result.gates.begin(), *agreement);
   analyse();
   run_microbenchmarks();
 }
