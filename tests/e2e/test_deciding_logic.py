@@ -35,9 +35,10 @@ def gated(scenario):
     return c
 
 
-def table_row(stdout, scenario, metric):
-    """A verdict-table row as its words (the columns are padded to the widest cell)."""
-    [row] = [l.split() for l in stdout.splitlines() if l.split()[:2] == [scenario, metric]]
+def table_row(stdout, scenario, gate):
+    """The verdict-table row of a scenario's gate as its words (the columns are padded to the
+    widest cell; a gate may be several words: "same work", "claim 3x")."""
+    [row] = [l.split() for l in stdout.splitlines() if l.split()[:1 + len(gate.split())] == [scenario, *gate.split()]]
     return row
 
 
@@ -102,8 +103,8 @@ def test_an_aa_pair_passes_at_the_first_look_and_states_its_detectable_effect(pe
     logs = [math.log(a / b) for a, b in zip(after, before)]
     shift = (z(1 - c["alpha_corrected"] / 2) + z(0.8)) * statistics.stdev(logs) * math.sqrt(math.pi / 3 / len(logs))
     assert c["detectable_effect"] == pytest.approx(math.expm1(math.log1p(NOISE) + shift), rel=1e-9)
-    row = table_row(r.stdout, "ab", "cpu_ms")
-    assert f"{100 * c['detectable_effect']:.1f}%" in row and row[-4:] == ["no", "significant", "change", "PASS"], row
+    row = table_row(r.stdout, "ab", "no-regress")
+    assert row[2] == "cpu_ms" and f"{100 * c['detectable_effect']:.1f}%" in row and row[-3:] == ["no", "change", "PASS"], row
 
 
 def test_a_run_of_scripted_samples_says_so_everywhere(perfgate, tmp_path):
@@ -132,7 +133,8 @@ def test_an_after_10_percent_slower_exits_1_worse_at_the_first_look(perfgate, tm
     assert gates == {"equivalence": True, "policy": False, "guard": True}
     assert (doc["outcome"]["exit_code"], doc["outcome"]["status"]) == (1, "failed")
     assert "ab: policy gate failed: after/before cpu_ms 1.1x" in r.stderr
-    assert table_row(r.stdout, "ab", "cpu_ms")[-2:] == ["worse", "FAIL"]
+    assert table_row(r.stdout, "ab", "no-regress")[-2:] == ["worse", "FAIL"]
+    assert table_row(r.stdout, "ab", "guard")[-3:] == ["within", "+10.0%", "PASS"]
     junit = (tmp_path / "junit.xml").read_text()
     assert junit.count("<failure ") == 1 and 'name="policy: no-regress on cpu_ms"' in junit
 
@@ -174,9 +176,9 @@ def test_holm_steps_down_to_decide_the_borderline_comparison(perfgate, tmp_path)
     # The detectable effect at Holm's strictest step, 0.0125 / 2: zero spread resolves the band
     # itself; 8 rounds with spread are below that level's floor of 9 (2 / 2^n < 0.00625).
     assert (a["alpha_corrected"], a["detectable_effect"], b["detectable_effect"]) == (0.00625, NOISE, None)
-    assert table_row(r.stdout, "holm_a", "cpu_ms") == \
-        ["holm_a", "cpu_ms", "*", "10.0", "ms", "11.0", "ms", "1.1x", "[1.1,", "1.1]", "2.0%", "worse", "FAIL"]
-    assert table_row(r.stdout, "holm_b", "cpu_ms")[-6:] == ["none", "(too", "few", "rounds)", "worse", "FAIL"]
+    assert table_row(r.stdout, "holm_a", "no-regress") == \
+        ["holm_a", "no-regress", "cpu_ms", "*", "10.0", "ms", "11.0", "ms", "1.1x", "[1.1,", "1.1]", "2.0%", "worse", "FAIL"]
+    assert table_row(r.stdout, "holm_b", "no-regress")[-5:] == ["too", "few", "rounds", "worse", "FAIL"]
     assert "(Holm 0.008)" in r.stderr
     assert (tmp_path / "j.xml").read_text().count("<failure ") == 2
 
@@ -201,7 +203,7 @@ def test_an_after_with_another_digest_exits_3(perfgate, tmp_path):
     assert s["stop"] == {"looks": [], "reason": "equivalence failed", "rounds": 4}
     assert s["error"]["exit_code"] == 3 and "after (round 6) digest other differs from" in s["error"]["message"]
     assert [(g["kind"], g["passed"]) for g in s["gates"]] == [("equivalence", False)]  # no performance verdict
-    assert table_row(r.stdout, "ab", "same")[-2:] == ["DIFFERENT", "FAIL"]
+    assert table_row(r.stdout, "ab", "same work")[-3:] == ["different", "output", "FAIL"]
 
 
 @pytest.mark.parametrize("scenarios, code", [

@@ -1,121 +1,68 @@
 #include "store/verdict_text.hpp"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "store/text_table.hpp"
+#include "store/verdict_rows.hpp"
 
 namespace perfgate::store {
 namespace {
 
-std::string fmt(double d, const std::string& unit = "") {
-  if (!std::isfinite(d)) return "-";
-  char buf[48];
-  std::snprintf(buf, sizeof buf, std::fabs(d) >= 1000 ? "%.0f" : std::fabs(d) >= 10 ? "%.1f" : "%.3g", d);
-  return unit.empty() || unit == "count" ? buf : std::string(buf) + " " + unit;
-}
+const char* const kRed = "\033[1;31m";
+const char* const kGreen = "\033[32m";
+const char* const kYellow = "\033[33m";
+const char* const kDim = "\033[2m";
+const char* const kReset = "\033[0m";
 
-std::string mark(const model::GateResult& g) { return !g.passed ? "n/a" : *g.passed ? "PASS" : "FAIL"; }
-
-std::string gate_for(const model::ScenarioResult& s, const std::string& metric, bool primary) {
-  for (const auto& g : s.gates)
-    if ((primary && g.kind == "policy") || (g.kind == "claim" && g.name.find(metric) != std::string::npos))
-      return mark(g);
-  return "-";
-}
-
-// The smallest slowdown the comparison would have flagged (80% power, corrected alpha, noise
-// band included): a "no significant change" is only as good as this.
-std::string detectable(const model::Comparison& c) {
-  if (!c.detectable_effect || !std::isfinite(*c.detectable_effect))
-    return c.r.log_scale ? "none (too few rounds)" : "-";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", *c.detectable_effect * 100);
-  return buf;
-}
-
-// The gated metric, every claimed one, then wall and CPU time.
-std::vector<std::string> shown_metrics(const model::ScenarioResult& s) {
-  std::vector<std::string> metrics = {s.primary_metric};
-  auto add = [&](const std::string& m) {
-    if (std::find(metrics.begin(), metrics.end(), m) == metrics.end()) metrics.push_back(m);
-  };
-  for (const auto& g : s.gates)
-    if (g.kind == "claim")
-      for (const auto& c : s.comparisons)
-        if (c.variant == "after" && g.name.find(c.metric) != std::string::npos) add(c.metric);
-  add("wall_ms");
-  add("cpu_ms");
-  return metrics;
-}
-
-void baseline_rows(TextRows& rows, const model::ScenarioResult& s) {
-  // Against baseline.json: the ratio now, the accepted one, and what the comparison says.
-  for (const auto& b : s.baseline) {
-    std::string gate = "n/a";
-    for (const auto& g : s.gates)
-      if (g.kind == "baseline" && g.name == "baseline on " + b.metric) gate = mark(g);
-    // Absolute figures: compared only on the baseline's host; the table says which.
-    std::string absolute;
-    if (b.compared && b.absolute_compared) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "; absolute %+.1f%% %s (same host)", (b.absolute_change - 1) * 100,
-                    b.absolute_verdict == "no significant change" ? "~" : b.absolute_verdict.c_str());
-      absolute = buf;
-    } else if (b.compared) {
-      absolute = "; absolute not compared (other host)";
-    }
-    rows.push_back({s.name, b.metric + " vs baseline", b.compared ? fmt(b.accepted_ratio) + "x" : "",
-                    fmt(b.now_ratio) + "x", b.compared ? fmt(b.change) + "x" : "",
-                    b.compared ? "[" + fmt(b.change_ci[0]) + ", " + fmt(b.change_ci[1]) + "]" : "",
-                    b.compared ? b.rule : "", b.compared ? b.verdict + absolute : "no comparable baseline", gate});
-  }
-}
+std::string painted(const char* code, const std::string& text) { return code + text + kReset; }
 
 }  // namespace
 
-void print_verdict_table(std::ostream& out, const model::ResultsDoc& results) {
-  TextRows rows = {{"scenario", "metric", "before", "after", "ratio", "interval", "detectable", "verdict", "gate"}};
+void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour) {
+  TextRows rows = {{"scenario", "gate", "metric", "before", "after", "ratio [interval]", "detectable", "verdict", "result"}};
+  std::vector<RowResult> kinds = {RowResult::Informational};
   for (const auto& s : results.scenarios) {
     const std::string& name = s.name.empty() ? std::string("?") : s.name;
-    bool any = false;
-    for (const auto& metric : shown_metrics(s))
-      for (const auto& c : s.comparisons) {
-        if (c.variant != "after" || c.baseline != "before" || c.metric != metric) continue;
-        auto med = [&](const char* v) {
-          auto sv = s.summaries.find(v);
-          if (sv == s.summaries.end() || !sv->second.count(metric)) return std::string("-");
-          return fmt(sv->second.at(metric).s.median, c.unit);
-        };
-        rows.push_back({name, metric + (metric == s.primary_metric ? " *" : ""), med("before"), med("after"),
-                        fmt(c.r.ratio) + "x", "[" + fmt(c.r.ci.lo) + ", " + fmt(c.r.ci.hi) + "]", detectable(c),
-                        stats::to_string(c.verdict), gate_for(s, metric, metric == s.primary_metric)});
-        any = true;
-      }
-    for (const auto& g : s.gates)
-      if (g.kind == "equivalence")
-        rows.push_back({name, g.name, "", "", "", "", "",
-                        !g.passed   ? "not compared"
-                        : *g.passed ? "equal"
-                                    : "DIFFERENT",
-                        mark(g)});
-    baseline_rows(rows, s);
-    if (!any && s.error) rows.push_back({name, "-", "", "", "", "", "", "not run", "ERROR"});
+    for (const auto& r : verdict_rows(s)) {
+      rows.push_back({name, r.gate, r.metric + (r.primary ? " *" : ""), r.before, r.after, r.ratio, r.detectable,
+                      r.verdict, result_word(r.result)});
+      kinds.push_back(r.result);
+    }
   }
-  print_text_table(out, rows, true);
-  out << "(* the gated metric; ratio = after/before (Hodges-Lehmann over rounds), interval = its exact Walsh "
-         "interval (>= 95%);\n"
-         "   detectable = the smallest slowdown this run would have flagged with 80% power at its corrected alpha, "
-         "noise band included;\n"
-         "   \"vs baseline\" rows: before = the accepted ratio, after = this run's, ratio = their change, "
-         "detectable = the baseline rule used)\n";
-  // `ab`'s chosen metric: which, and why.
-  for (const auto& s : results.scenarios)
-    if (s.metric_choice)
-      out << "(" << s.name << ": gated " << s.metric_choice->metric << " — " << s.metric_choice->why << ")\n";
+  TableLayout layout;
+  layout.max_width = kTableWidth;
+  layout.min_width = {10, 9, 12, 0, 0, 0, 0, 12, 0};
+  if (colour)
+    layout.paint = [&kinds](std::size_t row, std::size_t column, const std::string& cell) {
+      const RowResult r = kinds[row];
+      if (row == 0) return cell;
+      if (r == RowResult::Informational) return painted(kDim, cell);
+      if (column != 8) return cell;
+      return r == RowResult::Pass                                 ? painted(kGreen, cell)
+             : r == RowResult::Fail || r == RowResult::Error      ? painted(kRed, cell)
+                                                                  : painted(kYellow, cell);
+    };
+  print_text_table(out, rows, true, layout);
+  out << "(* the scenario's gated metric. One row per gate, with that gate's result; \"not gated\" rows say only which way\n"
+         "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds) with its exact Walsh interval (>= 95%);\n"
+         "   detectable = the smallest slowdown this run would have flagged with 80% power, noise band included;\n"
+         "   guard = the wall time AFTER may add, within its band; baseline: before = the accepted ratio, after = this\n"
+         "   run's, ratio = their change)\n";
+  for (const auto& s : results.scenarios) {
+    // `ab`'s chosen metric: which, and why (only where a performance gate judged it).
+    bool judged = false;
+    for (const auto& g : s.gates) judged = judged || g.kind == "policy";
+    if (s.metric_choice && judged)
+      out << wrap_text("(" + s.name + ": gated " + s.metric_choice->metric + " — " + s.metric_choice->why + ")",
+                       kTableWidth, "   ");
+    // Absolute figures moved on the baseline's own host: said, not gated.
+    for (const auto& b : s.baseline)
+      if (b.compared && b.absolute_compared && b.absolute_verdict == "worse")
+        out << wrap_text("(" + s.name + ": " + b.metric +
+                             " absolute figure worse than the baseline's on the same host: not gated)",
+                         kTableWidth, "   ");
+  }
 }
 
 }  // namespace perfgate::store

@@ -1,6 +1,7 @@
-// The verdict table printed at the end of `run` and `ab`: scenario, metric, before, after,
-// ratio, interval, detectable, verdict, gate — from the results as read back, so it shows
-// exactly what the file holds.
+// The verdict table printed at the end of `run` and `ab`: one row per gate with its own result,
+// then informational rows (verdict_rows.hpp) — from the results as read back, so it shows exactly
+// what the file holds. At most 120 columns (long scenario and metric names are abbreviated in
+// the middle); colour only when asked (a terminal without NO_COLOR: cli decides).
 #pragma once
 
 #include <ostream>
@@ -9,6 +10,8 @@
 
 namespace perfgate::store {
 
-void print_verdict_table(std::ostream& out, const model::ResultsDoc& results);
+inline constexpr std::size_t kTableWidth = 120;
+
+void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour = false);
 
 }  // namespace perfgate::store

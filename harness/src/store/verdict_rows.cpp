@@ -1,0 +1,222 @@
+#include "store/verdict_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/errors.hpp"
+#include "common/number_format.hpp"
+#include "gate/policy.hpp"
+
+namespace perfgate::store {
+namespace {
+
+std::string strip_prefix(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
+}
+
+std::string percent(double fraction) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
+  return buf;
+}
+
+RowResult result_of(const model::GateResult& g) {
+  return !g.passed ? RowResult::Undecided : *g.passed ? RowResult::Pass : RowResult::Fail;
+}
+
+// The metric a gate judged: its own field, else (a file written before gates named it) read
+// from its name "POLICY on METRIC" / "no regress on METRIC" / "baseline on METRIC".
+std::string metric_of(const model::GateResult& g, const model::ScenarioResult& s) {
+  if (!g.metric.empty()) return g.metric;
+  if (g.kind == "policy" || g.kind == "guard" || g.kind == "baseline") {
+    const auto on = g.name.rfind(" on ");
+    return on == std::string::npos ? s.primary_metric : g.name.substr(on + 4);
+  }
+  if (g.kind == "claim")
+    for (const auto& c : s.comparisons)
+      if (c.variant == "after" && g.name.find(c.metric) != std::string::npos) return c.metric;
+  return "";
+}
+
+// The comparison a gate of `metric` judged: a gated one first (a benchmark's), else after/before.
+const model::Comparison* comparison_of(const model::ScenarioResult& s, const std::string& metric) {
+  for (const auto& c : s.comparisons)
+    if (c.gated && c.metric == metric) return &c;
+  for (const auto& c : s.comparisons)
+    if (c.variant == "after" && c.baseline == "before" && c.metric == metric) return &c;
+  return nullptr;
+}
+
+std::string median(const model::ScenarioResult& s, const std::string& variant, const model::Comparison& c) {
+  const auto v = s.summaries.find(variant);
+  if (v == s.summaries.end()) return "-";
+  const auto m = v->second.find(c.metric);
+  return m == v->second.end() ? "-" : format_quantity(m->second.s.median, m->second.unit.empty() ? c.unit : m->second.unit);
+}
+
+// Fills the figure columns of a row from its comparison.
+void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Comparison& c) {
+  row.before = median(s, c.baseline, c);
+  row.after = median(s, c.variant, c);
+  row.ratio = std::isfinite(c.r.ratio) ? gate::format_ratio(c) : "-";
+  if (c.detectable_effect && std::isfinite(*c.detectable_effect))
+    row.detectable = percent(*c.detectable_effect);
+  else
+    row.detectable = c.r.log_scale ? "too few rounds" : "-";
+}
+
+std::string verdict_word(stats::Verdict v) {
+  return v == stats::Verdict::Better ? "better" : v == stats::Verdict::Worse ? "worse" : "no change";
+}
+
+// An ungated comparison says which way the figure moved, never whether that is good.
+std::string direction(const model::Comparison& c) {
+  if (c.verdict == stats::Verdict::NoChange) return "no change";
+  const bool lower_is_better = c.better != "higher";
+  return (c.verdict == stats::Verdict::Better) == lower_is_better ? "lower" : "higher";
+}
+
+// What a failed equivalence gate found, in the words a reader looks for.
+std::string different(const model::GateResult& g) {
+  return g.name == "same work"         ? "different output"
+         : g.name == "same responses"  ? "different responses"
+         : g.name == "same benchmarks" ? "different benchmarks"
+                                       : "different answers";
+}
+
+std::string difference(const model::GateResult& g) {
+  const std::string what = different(g);
+  const std::string detail = strip_prefix(g.detail, "equivalence gate failed: ");
+  const auto first = detail.find("first differing");
+  return what + ": " + (first == std::string::npos ? detail : detail.substr(first));
+}
+
+VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) {
+  VerdictRow row;
+  row.result = result_of(g);
+  if (g.failed()) row.reason = failure_detail(g);
+  if (g.kind == "equivalence") {
+    row.gate = g.name;
+    row.verdict = !g.passed ? "not compared" : *g.passed ? "equal" : different(g);
+    if (g.failed()) row.reason = difference(g);
+    return row;
+  }
+  row.metric = metric_of(g, s);
+  row.primary = row.metric == s.primary_metric;
+  const model::Comparison* c = row.metric.empty() ? nullptr : comparison_of(s, row.metric);
+  if (c) figures(row, s, *c);
+  if (g.kind == "policy") {
+    row.gate = s.policy.empty() ? "policy" : s.policy;
+    row.verdict = c ? verdict_word(c->verdict) : "not measured";
+  } else if (g.kind == "guard") {
+    row.gate = "guard";
+    const std::string band = g.band ? percent(*g.band) : "its band";
+    row.verdict = !g.passed ? "not decided" : *g.passed ? "within +" + band : "beyond +" + band;
+  } else if (g.kind == "claim") {
+    row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
+    if (row.metric.empty()) row.metric = strip_prefix(g.name, "statements per request on ");
+    row.verdict = !g.passed ? "not decided" : *g.passed ? "met" : "missed";
+  } else {
+    row.gate = g.kind;
+    row.verdict = !g.passed ? "not decided" : *g.passed ? "passed" : "failed";
+  }
+  return row;
+}
+
+void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s) {
+  for (const auto& b : s.baseline) {
+    VerdictRow row;
+    row.gate = "baseline";
+    row.metric = b.metric;
+    row.primary = b.metric == s.primary_metric;
+    for (const auto& g : s.gates)
+      if (g.kind == "baseline" && metric_of(g, s) == b.metric) {
+        row.result = result_of(g);
+        if (g.failed()) row.reason = failure_detail(g);
+      }
+    if (row.result == RowResult::Informational) row.result = RowResult::Undecided;
+    // Before and after are the accepted ratio and this run's; the ratio is their change.
+    row.after = format_number(b.now_ratio) + "x";
+    if (b.compared) {
+      row.before = format_number(b.accepted_ratio) + "x";
+      row.ratio = gate::format_ratio(b.change, b.change_ci);
+      row.verdict = b.verdict == "no significant change" ? "no change" : b.verdict;
+    } else {
+      row.verdict = "no comparable baseline";
+    }
+    rows.push_back(row);
+  }
+}
+
+}  // namespace
+
+std::string result_word(RowResult r) {
+  switch (r) {
+    case RowResult::Pass: return "PASS";
+    case RowResult::Fail: return "FAIL";
+    case RowResult::Undecided: return "n/a";
+    case RowResult::Error: return "ERROR";
+    case RowResult::Informational: return "";
+  }
+  return "";
+}
+
+std::string failure_detail(const model::GateResult& g) { return strip_prefix(g.detail, g.kind + " gate failed: "); }
+
+std::string failure_message(const model::GateResult& g) { return g.kind + " gate failed: " + failure_detail(g); }
+
+bool error_is_a_gate(const model::ScenarioResult& s) {
+  return s.error && s.error->exit_code == kExitEquivalence && s.equivalence_failed();
+}
+
+std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
+  std::vector<VerdictRow> rows;
+  std::vector<std::string> judged;  // metrics a gate row already shows
+  for (const auto& g : s.gates) {
+    if (g.kind == "baseline") continue;  // with its figures, below
+    rows.push_back(gate_row(g, s));
+    if (!rows.back().metric.empty()) judged.push_back(rows.back().metric);
+  }
+  // A gated comparison no gate names: a run that stopped before its gates (exit 4), or a
+  // benchmark of a Google Benchmark scenario whose gate does not name its metric.
+  for (const auto& c : s.comparisons)
+    if (c.gated && !s.equivalence_failed() && std::find(judged.begin(), judged.end(), c.metric) == judged.end()) {
+      VerdictRow row;
+      row.gate = "gated";
+      row.metric = c.metric;
+      row.primary = c.metric == s.primary_metric;
+      figures(row, s, c);
+      row.verdict = verdict_word(c.verdict);
+      row.result = RowResult::Undecided;  // no gate decided on it (the run stopped before the gates)
+      rows.push_back(row);
+      judged.push_back(c.metric);
+    }
+  baseline_rows(rows, s);
+  if (s.error && !error_is_a_gate(s)) {
+    VerdictRow row;
+    row.gate = "run";
+    row.verdict = "could not run";
+    row.reason = s.error->message;
+    row.result = RowResult::Error;
+    rows.push_back(row);
+  }
+  // Wall and CPU time where no gate judged them: which way they moved, nothing more. Not for
+  // unequal work, whose figures measure nothing comparable.
+  if (!s.equivalence_failed())
+    for (const std::string metric : {"wall_ms", "cpu_ms"}) {
+      if (std::find(judged.begin(), judged.end(), metric) != judged.end()) continue;
+      for (const auto& c : s.comparisons)
+        if (c.variant == "after" && c.baseline == "before" && c.metric == metric) {
+          VerdictRow row;
+          row.gate = "not gated";
+          row.metric = metric;
+          figures(row, s, c);
+          row.verdict = direction(c);
+          rows.push_back(row);
+        }
+    }
+  return rows;
+}
+
+}  // namespace perfgate::store
