@@ -94,7 +94,9 @@ def test_after_made_slower_fails_against_the_baseline_naming_the_ratio(runs, val
         assert s["baseline"][0]["absolute"]["compared"] is True
         assert "same host" in g["detail"]
     assert "baseline gate failed: ratio moved: after/before cpu_ms" in r.stderr
-    assert "vs baseline" in r.stdout
+    # The baseline gate's own row in the verdict table, with its own result.
+    rows = [l.split() for l in r.stdout.splitlines() if l.split()[1:2] == ["baseline"]]
+    assert len(rows) == 2 and all(row[-1] == "FAIL" and row[-2] == "worse" for row in rows), r.stdout
 
 
 def test_same_figures_pass_the_baseline_check(runs, perfgate):
@@ -124,7 +126,8 @@ def test_github_annotations_and_step_summary(runs):
     assert len(errors) == 2 and "baseline gate failed" in errors[0]
     md = runs["summary"].read_text()
     assert md.startswith("## perfgate: ❌ failed (exit 1)")
-    assert "| spin (quick) | cpu_ms |" in md and "Against baseline.json" in md and "❌ FAIL" in md
+    assert "| spin (quick) | baseline | `cpu_ms` * |" in md and "❌ FAIL" in md
+    assert "ratio moved" in md  # the failed row says why
 
 
 def test_gbench_export_has_what_compare_py_reads(runs):

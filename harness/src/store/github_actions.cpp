@@ -7,11 +7,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <sstream>
 
 #include "common/errors.hpp"
 #include "common/number_format.hpp"
+#include "store/verdict_rows.hpp"
 
 namespace perfgate::store {
 
@@ -25,9 +25,15 @@ std::string cell(std::string s) {
   return out;
 }
 
-std::string mark(const std::optional<bool>& passed) {
-  if (!passed) return "➖ n/a";
-  return *passed ? "✅ pass" : "❌ FAIL";
+std::string mark(RowResult r) {
+  switch (r) {
+    case RowResult::Pass: return "✅ pass";
+    case RowResult::Fail: return "❌ FAIL";
+    case RowResult::Error: return "❌ error";
+    case RowResult::Undecided: return "➖ n/a";
+    case RowResult::Informational: return "";
+  }
+  return "";
 }
 
 std::string title_of(const model::ScenarioResult& s) {
@@ -64,64 +70,36 @@ std::string markdown_summary(const model::ResultsDoc& results) {
      << results.run.profile << "`, host `" << results.host.fingerprint << "` (" << results.host.cpu_model << ")";
   auto load = [](const std::vector<double>& l) { return l.empty() ? std::string("-") : num(l[0]); };
   md << ", load " << load(results.host.load_before) << " → " << load(results.host.load_after) << ".\n\n";
-  md << "| scenario | metric | before | after | ratio [95% CI] | verdict | gate |\n"
-     << "|---|---|---|---|---|---|---|\n";
-  for (const auto& s : results.scenarios) {
-    const std::string name = title_of(s);
-    bool any = false;
-    for (const auto& c : s.comparisons) {
-      if (!c.gated) continue;
-      auto med = [&](const std::string& v) {
-        auto sv = s.summaries.find(v);
-        return sv != s.summaries.end() && sv->second.count(c.metric) ? num(sv->second.at(c.metric).s.median)
-                                                                     : std::string("-");
-      };
-      std::optional<bool> policy;
-      for (const auto& g : s.gates)
-        if (g.kind == "policy") policy = g.passed;
-      md << "| " << cell(name) << " | " << cell(c.metric) << " | " << med(c.baseline) << " | " << med(c.variant)
-         << " | " << num(c.r.ratio) << "x [" << num(c.r.ci.lo) << ", " << num(c.r.ci.hi) << "] | "
-         << stats::to_string(c.verdict) << " | "
-         << (!policy && !s.error ? "-"
-             : !policy           ? "❌ error"
-                                 : mark(policy))
-         << " |\n";
-      any = true;
-    }
-    if (!any) md << "| " << cell(name) << " | - | | | | not run | ❌ error |\n";
-  }
-  bool baseline_header = false;
+  // The gates only: one row each with its own result; a failure says why in its verdict cell.
+  md << "| scenario | gate | metric | before | after | ratio [95% CI] | verdict | result |\n"
+     << "|---|---|---|--:|--:|---|---|---|\n";
   for (const auto& s : results.scenarios)
-    for (const auto& g : s.gates)
-      if (g.kind == "baseline") {
-        if (!baseline_header) {
-          md << "\n**Against baseline.json**\n\n| scenario | gate | result | detail |\n|---|---|---|---|\n";
-          baseline_header = true;
-        }
-        md << "| " << cell(title_of(s)) << " | " << cell(g.name) << " | " << mark(g.passed) << " | " << cell(g.detail)
-           << " |\n";
-      }
-  if (!outcome.failures.empty()) {
-    md << "\n**Failures**\n\n";
-    for (const auto& f : outcome.failures) md << "- " << cell(f) << "\n";
-  }
-  md << "\n";
+    for (const auto& r : verdict_rows(s)) {
+      if (r.result == RowResult::Informational) continue;
+      const std::string metric = r.metric.empty() ? "" : "`" + r.metric + "`" + (r.primary ? " *" : "");
+      md << "| " << cell(title_of(s)) << " | " << cell(r.gate) << " | " << cell(metric) << " | " << cell(r.before)
+         << " | " << cell(r.after) << " | " << cell(r.ratio) << " | " << cell(r.reason.empty() ? r.verdict : r.reason)
+         << " | " << mark(r.result) << " |\n";
+    }
+  md << "\n\\* the scenario's gated metric; ratio = after/before with its interval; a baseline row's before and "
+        "after are the accepted ratio and this run's.\n\n";
   return md.str();
 }
 
 void write_annotations(std::ostream& out, const model::ResultsDoc& results) {
   for (const auto& s : results.scenarios) {
     const std::string title = "perfgate " + title_of(s);
-    if (s.error)
+    // One message per failure: the scenario's error only when no failed gate already says it.
+    if (s.error && !error_is_a_gate(s))
       out << "::error title=" << github_escape(title, true)
           << "::" << github_escape("could not run: " + s.error->message) << "\n";
     for (const auto& g : s.gates) {
-      if (!g.passed)
+      if (!g.passed && !s.error)
         out << "::warning title=" << github_escape(title + ": " + g.kind, true) << "::" << github_escape(g.detail)
             << "\n";
-      else if (!*g.passed)
+      else if (g.failed())
         out << "::error title=" << github_escape(title + ": " + g.kind + " gate failed", true)
-            << "::" << github_escape(g.name + ": " + g.detail) << "\n";
+            << "::" << github_escape(g.name + ": " + failure_detail(g)) << "\n";
     }
     for (const auto& b : s.baseline)
       if (b.absolute_compared && b.absolute_verdict == "worse")

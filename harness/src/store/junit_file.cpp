@@ -5,6 +5,7 @@
 
 #include "common/files.hpp"
 #include "perfgate/xml_escape.hpp"
+#include "store/verdict_rows.hpp"
 
 namespace perfgate::store {
 
@@ -52,12 +53,12 @@ std::string junit_xml(const model::ResultsDoc& results) {
         cases << "      <skipped message=\"" << xml_escape(g.detail) << "\"/>\n";
       } else if (!*g.passed) {
         ++f;
-        cases << "      <failure message=\"" << xml_escape(g.kind + " gate failed: " + g.detail) << "\" type=\""
-              << xml_escape(g.kind) << "\">" << xml_escape(g.detail) << "</failure>\n";
+        cases << "      <failure message=\"" << xml_escape(failure_message(g)) << "\" type=\"" << xml_escape(g.kind)
+              << "\">" << xml_escape(g.detail) << "</failure>\n";
       }
       cases << "    </testcase>\n";
     }
-    if (s.error) {
+    if (s.error && !error_is_a_gate(s)) {  // exit 3 is the equivalence gate's failure, said once above
       ++t;
       ++e;
       cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\"run\" time=\"" << seconds(time)

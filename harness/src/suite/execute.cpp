@@ -12,6 +12,7 @@
 #include "run/child.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_file.hpp"
+#include "store/verdict_rows.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/debug_samples.hpp"
 #include "suite/family.hpp"
@@ -43,7 +44,7 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
   const std::string& name = r.sp.manifest.name;
   if (!r.error_message.empty()) failures.push_back(name + ": " + r.error_message);
   for (const auto& g : r.result.gates)
-    if (g.failed() && g.kind != "equivalence") failures.push_back(name + ": " + g.kind + " gate failed: " + g.detail);
+    if (g.failed() && g.kind != "equivalence") failures.push_back(name + ": " + store::failure_message(g));
 }
 
 }  // namespace
