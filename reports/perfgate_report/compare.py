@@ -46,14 +46,18 @@ class Row:
     significant: bool
     primary: bool
     verdict: str | None = None  # perfgate compare's own verdict, when the row came from it
+    judged: bool = True  # a row compare's regression gate judges (a gated variant's)
 
     @property
     def direction(self) -> str:
-        """'better', 'worse' or '~'."""
+        """'better' or 'worse' for a row the gate judges, else only which way it moved ('higher',
+        'lower'): never a verdict on what nothing gates; '~' when not significant."""
+        if self.verdict == "~" or (self.verdict is None and (not self.significant or self.ratio is None)):
+            return "~"
+        if not self.judged:
+            return "higher" if (self.ratio or 0) > 1 else "lower"
         if self.verdict is not None:
             return self.verdict
-        if not self.significant or self.ratio is None:
-            return "~"
         lower = self.ratio < 1
         return "better" if lower == (self.better == "lower") else "worse"
 
@@ -104,13 +108,14 @@ def comparisons_from_diff(a: RunView, b: RunView, diff: dict) -> list[ScenarioCo
     """The rows `perfgate compare A B --json` computed, grouped by scenario in the runs' order."""
     try:
         rows: dict[str, list[Row]] = {}
-        for r in diff["rows"]:
+        judged = {g["row"] for g in (diff.get("gate") or {}).get("rows", [])}
+        for i, r in enumerate(diff["rows"]):
             ci = r["ci"]
             rows.setdefault(r["scenario"], []).append(Row(
                 r["scenario"], r["variant"], r["metric"], r["unit"], r["better"], r["n_old"], r["n_new"],
                 r["old_median"], r["new_median"], r["change"],
                 (ci[0], ci[1]) if ci[0] is not None and ci[1] is not None else None,
-                r["p_adjusted"], "Holm", r["verdict"] != "~", r["gated"], r["verdict"]))
+                r["p_adjusted"], "Holm", r["verdict"] != "~", r["gated"], r["verdict"], i in judged))
     except (KeyError, TypeError, IndexError) as e:
         from .errors import BadInput
 
@@ -136,7 +141,7 @@ def _row(scenario, variant, metric, sc, xa, xb, alpha, noise, seed, resamples, p
     outside = ci is not None and (ci[1] < 1 - noise or ci[0] > 1 + noise)
     significant = p < alpha and outside
     return Row(scenario, variant, metric, sc.unit(metric), sc.better(metric), len(xa), len(xb), ma, mb, ratio, ci, p,
-               method, significant, primary)
+               method, significant, primary, judged=variant == "after" or sc.variants == [variant])
 
 
 # --------------------------------------------------------------------------- markdown
@@ -212,22 +217,24 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
         if not c.rows:
             lines.append("No metric was measured in both runs.")
         else:
-            lines += ["| variant | metric | unit | A median (n) | B median (n) | change | B/A [95% CI] | p | |",
-                      "|---|---|---|--:|--:|---|---|---|---|"]
+            lines += ["| variant | metric | A median (n) | B median (n) | change | B/A [95% CI] | p | |",
+                      "|---|---|--:|--:|---|---|---|---|"]
             for r in c.rows:
                 metric = f"**{r.metric}**" if r.primary else r.metric
                 ci = fmt.interval(r.ci[0], r.ci[1], fmt.ratio_text) if r.ci else ""
                 p = fmt.p_value(r.p) + ("" if r.method in ("exact", "normal") else f" ({r.method})")
                 lines.append(
-                    f"| {r.variant} | {metric} | {r.unit} | {_v(r, r.median_a)} ({r.n_a}) | {_v(r, r.median_b)} ({r.n_b}) | "
+                    f"| {r.variant} | {metric} | {_v(r, r.median_a)} ({r.n_a}) | {_v(r, r.median_b)} ({r.n_b}) | "
                     f"{_change(r)} | {fmt.ratio_text(r.ratio)} {ci} | {p} | {_flag(r)} |"
                 )
         if c.skipped:
             lines += ["", "Not compared: " + "; ".join(c.skipped) + "."]
         for plot in plots.get(c.name, []):
             lines += ["", f"![{fmt.cell(plot.title)}]({plot.rel(out_dir)})", "", f"*{plot.caption}*"]
-    lines += ["", "`better` / `worse`: a significant change in the metric's better / worse direction; `~`: no significant "
-                  "change. Change: B relative to A (Nx = N times better)."]
+    lines += ["", "`better` / `worse`: a significant change of a row the regression gate judges (the AFTER variant's), in "
+                  "the metric's better / worse direction; `higher` / `lower`: a significant change of a row nothing gates "
+                  "(BEFORE, sweep variants), which way it moved; `~`: no significant change. Change: B relative to A "
+                  "(Nx = N times better)."]
     return "\n".join(lines) + "\n"
 
 
@@ -236,7 +243,7 @@ def _anchor(name: str) -> str:
 
 
 def _v(r: Row, v: float) -> str:
-    return fmt.num(v, r.unit)
+    return fmt.quantity(v, r.unit)
 
 
 def _change(r: Row) -> str:

@@ -44,25 +44,35 @@ def test_significant_change_is_flagged_and_no_change_is_tilde(factory, tmp_path)
     text = path.read_text()
     listing = rows(text, "listing")
     after = listing[("after", "wall_ms")]
-    assert after[3] == "20.0 (8)" and after[4] == "30.0 (8)"
-    assert after[5] == "+50%"
-    assert after[8] == "**worse**"
-    assert float(after[7]) < 0.001
+    assert after[2] == "20.0 ms (8)" and after[3] == "30.0 ms (8)"
+    assert after[4] == "+50%"
+    assert after[7] == "**worse**"
+    assert float(after[6]) < 0.001
     before = listing[("before", "wall_ms")]
-    assert before[5] == "~" and before[8] == "~"
-    assert float(before[7]) > 0.05
+    assert before[4] == "~" and before[7] == "~"
+    assert float(before[6]) > 0.05
     cache = rows(text, "cache")
-    assert cache[("after", "rps")][5] == "+20%"
-    assert cache[("after", "rps")][8] == "better"
-    assert cache[("before", "rps")][8] == "~"
+    assert cache[("after", "rps")][4] == "+20%"
+    assert cache[("after", "rps")][7] == "better"
+    assert cache[("before", "rps")][7] == "~"
+
+
+def test_a_row_nothing_gates_says_higher_or_lower_never_worse(factory, tmp_path):
+    a = factory.results([factory.scenario("listing", medians={"before": 100.0, "after": 20.0}, seed=1)])
+    # BEFORE 50% slower in B: a reference variant, judged by no gate.
+    b = factory.results([factory.scenario("listing", medians={"before": 150.0, "after": 20.0}, seed=2)])
+    pa, pb = factory.write(a, tmp_path / "a" / "results.json"), factory.write(b, tmp_path / "b" / "results.json")
+    listing = rows(build_comparison(pa, pb, tmp_path / "cmp", plots=False).read_text(), "listing")
+    assert listing[("before", "wall_ms")][7] == "higher"
+    assert listing[("after", "wall_ms")][7] == "~"
 
 
 def test_summary_lists_the_key_metric_per_variant(factory, tmp_path):
     pa, pb = two_runs(factory, tmp_path)
     text = build_comparison(pa, pb, tmp_path / "cmp", plots=False).read_text()
     summary = text[text.index("## Summary"):text.index('<a id="c-listing">')]
-    assert "| [listing](#c-listing) | after | `wall_ms` | 20.0 | 30.0 | +50% | **worse** |" in summary
-    assert "| [listing](#c-listing) | before | `wall_ms` | 100 | 100 | ~ | ~ |" in summary
+    assert "| [listing](#c-listing) | after | `wall_ms` | 20.0 ms | 30.0 ms | +50% | **worse** |" in summary
+    assert "| [listing](#c-listing) | before | `wall_ms` | 100 ms | 100 ms | ~ | ~ |" in summary
 
 
 def test_bootstrap_interval_is_seeded(factory, tmp_path):

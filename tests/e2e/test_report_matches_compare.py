@@ -33,7 +33,12 @@ def runs(perfgate, burn, tmp_path_factory):
 
 
 def flagged_by_compare(diff):
-    return {(r["scenario"], r["variant"], r["metric"]): r["verdict"] for r in diff["rows"] if r["verdict"] != "~"}
+    """compare's verdicts as people read them: a row its gate judges says better or worse; any
+    other row only which way it moved (higher, lower)."""
+    judged = {g["row"] for g in diff["gate"]["rows"]}
+    return {(r["scenario"], r["variant"], r["metric"]):
+            r["verdict"] if i in judged else ("higher" if r["change"] > 1 else "lower")
+            for i, r in enumerate(diff["rows"]) if r["verdict"] != "~"}
 
 
 def flagged_by_report(markdown):
@@ -43,7 +48,7 @@ def flagged_by_report(markdown):
             scenario = line[3:].strip()
             continue
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if scenario and len(cells) == 9 and cells[0] not in ("variant", "---"):
+        if scenario and len(cells) == 8 and cells[0] not in ("variant", "---"):
             flag = cells[-1].strip("*")
             if flag != "~":
                 out[(scenario, cells[0], cells[1].strip("*"))] = flag

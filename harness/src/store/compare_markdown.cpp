@@ -56,9 +56,10 @@ std::string markdown_rows(const gate::RunDiff& d) {
     char p[32];
     std::snprintf(p, sizeof p, "%.3g", r.p_adjusted);
     md << "| " << cell(r.scenario + (r.profile == "quick" ? "" : " (" + r.profile + ")")) << " | " << cell(r.variant)
-       << " | " << cell(r.metric) << " | " << format_number(r.old_median) << " | " << format_number(r.new_median)
-       << " | " << pct(r.change) << " | " << interval(r.ci) << " | " << p << " | "
-       << (r.verdict == "~" ? "~" : "**" + r.verdict + "**") << " |" << markdown_gate_cells(gate_row_of(d, i)) << "\n";
+       << " | " << cell(r.metric) << " | " << format_quantity(r.old_median, r.unit) << " | "
+       << format_quantity(r.new_median, r.unit) << " | " << pct(r.change) << " | " << interval(r.ci) << " | " << p
+       << " | " << (r.verdict == "~" ? "~" : "**" + row_verdict(d, r) + "**") << " |"
+       << markdown_gate_cells(gate_row_of(d, i)) << "\n";
   }
   return md.str();
 }

@@ -9,11 +9,15 @@
 
 namespace perfgate::store {
 
-std::string pct(double change) {
-  if (!std::isfinite(change)) return "+inf";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", (change - 1) * 100);
-  return buf;
+std::string pct(double change) { return format_change(change); }
+
+std::string row_verdict(const gate::RunDiff& d, const gate::DiffRow& row) {
+  if (row.verdict == "~") return "~";
+  for (const auto& g : d.gate)
+    if (&d.rows[g.row] == &row) return row.verdict;
+  // Not a row the gate judges: which way the figure moved, never whether that is good.
+  const bool up = row.change > 1;
+  return up ? "higher" : "lower";
 }
 
 std::string interval(const std::array<double, 2>& ci) { return "[" + pct(ci[0]) + ", " + pct(ci[1]) + "]"; }
@@ -77,10 +81,10 @@ void print_gate_text(std::ostream& out, const gate::RunDiff& d, const gate::Diff
 
 namespace {
 
-std::string with_spread(double median, double spread) {
+std::string with_spread(double median, double spread, const std::string& unit) {
   char buf[32];
   std::snprintf(buf, sizeof buf, " ± %.0f%%", spread * 100);
-  return format_number(median) + buf;
+  return format_quantity(median, unit) + buf;
 }
 
 }  // namespace
@@ -107,15 +111,16 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
       const bool sig = r->verdict != "~";
       const std::string p = p_text(r->p, r->p_adjusted);
       t.push_back({r->scenario + "/" + r->variant + (r->profile == "quick" ? "" : " (" + r->profile + ")"),
-                   with_spread(r->old_median, r->old_spread), with_spread(r->new_median, r->new_spread),
-                   sig ? pct(r->change) + (r->verdict == "worse" ? " worse" : " better") : "~", interval(r->ci), p,
+                   with_spread(r->old_median, r->old_spread, r->unit), with_spread(r->new_median, r->new_spread, r->unit),
+                   sig ? pct(r->change) + " " + row_verdict(d, *r) : "~", interval(r->ci), p,
                    std::to_string(r->n_old) + "+" + std::to_string(r->n_new)});
       if (r->verdict == "worse") ++worse;
     }
     for (const auto& g : d.geomeans)
       if (g.metric == metric && g.count > 1)
         t.push_back({"geomean/" + g.variant + " (" + std::to_string(g.count) + " scenarios)",
-                     format_number(g.old_value), format_number(g.new_value), pct(g.change), "", "", ""});
+                     format_quantity(g.old_value, rows.front()->unit), format_quantity(g.new_value, rows.front()->unit),
+                     pct(g.change), "", "", ""});
     print_text_table(out, t);
   }
   if (d.rows.empty()) out << "\n(no scenario, variant and metric measured by both runs)\n";

@@ -19,6 +19,9 @@ std::string p_text(double p, double p_adjusted);
 std::string outcome_text(const gate::RunOutcome& outcome);
 std::string commit_text(const std::string& commit, bool dirty);
 std::string variants_gated(const gate::DiffOptions& options);
+// A row's verdict for people: "better"/"worse" for a row the regression gate judges; any other
+// row only says which way it moved ("higher", "lower"); "~" when not significant.
+std::string row_verdict(const gate::RunDiff& diff, const gate::DiffRow& row);
 // The figure a gate row is judged on ("(raw) " when not drift-corrected) and what its reference moved.
 std::string judged_change(const gate::GateRow& row);
 std::string reference_moved(const gate::RunDiff& diff, const gate::GateRow& row);
