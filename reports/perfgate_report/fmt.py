@@ -121,6 +121,45 @@ def quantity(value: float | int | None, unit: str | None) -> str:
     return f"{number} {names[i]}"
 
 
+def _number_and_unit(text: str) -> tuple[str, str]:
+    number, _, unit = text.partition(" ")
+    return number, unit
+
+
+def arrow(before: float | None, after: float | None, unit: str | None) -> str:
+    """`34.6 → 9.15 ms`: the unit said once when both figures scale alike, else each with its own
+    (`999 µs → 1.20 ms`)."""
+    b, a = quantity(before, unit), quantity(after, unit)
+    bn, bu = _number_and_unit(b)
+    if bu and bu == _number_and_unit(a)[1]:
+        return f"{bn} → {a}"
+    return f"{b} → {a}"
+
+
+def with_interval(value: float | None, lo: float | None, hi: float | None, unit: str | None) -> str:
+    """`34.6 ms [34.0, 35.7]`: the interval's ends in the value's own unit where they scale alike."""
+    text = quantity(value, unit)
+    if lo is None and hi is None:
+        return text
+    unit_text = _number_and_unit(text)[1]
+    ends = []
+    for x in (lo, hi):
+        n, u = _number_and_unit(quantity(x, unit))
+        ends.append(n if u == unit_text else quantity(x, unit))
+    return f"{text} [{ends[0]}, {ends[1]}]"
+
+
+def change(ratio: float | None) -> str:
+    """The change of a figure nothing gates, without saying whether it is good: +29%, −89%."""
+    if ratio is None or math.isnan(ratio):
+        return "—"
+    pct = (ratio - 1.0) * 100.0
+    if abs(pct) < 0.05:
+        return "±0%"
+    digits = 0 if abs(pct) >= 10 else 1
+    return ("+" if pct > 0 else MINUS) + f"{abs(pct):.{digits}f}%"
+
+
 def with_unit(text: str, unit: str | None) -> str:
     if not unit or unit in ("count", "1", ""):
         return text

@@ -9,108 +9,12 @@ Medians come from `summaries` (what the gates saw); raw values from `samples`.
 from __future__ import annotations
 
 import math
-import re
 import shlex
-from dataclasses import dataclass, field
 from typing import Any
 
 from . import stats
-
-# Harness-measured metrics, in the order the tables list them after the program's own.
-HARNESS_ORDER = [
-    "wall_ms",
-    "cpu_ms",
-    "user_ms",
-    "sys_ms",
-    "peak_rss_kib",
-    "maxrss_kib",
-    "syscalls",
-    "syscr",
-    "syscw",
-    "rchar_kib",
-    "wchar_kib",
-    "ctx_voluntary",
-    "ctx_involuntary",
-]
-# rusage is these metrics' own source, not a fallback.
-RUSAGE_NATIVE = {"ctx_voluntary", "ctx_involuntary", "maxrss_kib"}
-CPU_METRICS = {"cpu_ms", "user_ms", "sys_ms"}
-PERCENTILE_RE = re.compile(r"^(?P<family>.*?)_?p(?P<pct>\d{2}(?:\.\d+)?|100)(?:_(?P<unit>ms|us|s|ns))?$")
-TIME_UNITS = {"ms", "us", "µs", "s", "ns"}
-
-
-def is_rate_metric(name: str, unit: str | None) -> bool:
-    return name == "rps" or name.endswith("_rps") or name.startswith("rps_") or (unit or "") in ("req/s", "rps", "1/s")
-
-
-def percentile_of(name: str) -> tuple[str, float] | None:
-    """`latency_p99_ms` -> ("latency", 99.0); `ms_per_page_p50` -> ("ms_per_page", 50.0)."""
-    m = PERCENTILE_RE.match(name)
-    if not m or not m.group("family"):
-        return None
-    return m.group("family"), float(m.group("pct"))
-
-
-@dataclass
-class MetricInfo:
-    name: str
-    unit: str = ""
-    better: str = "lower"
-    sources: set[str] = field(default_factory=set)
-
-
-@dataclass
-class KeyFigure:
-    metric: str
-    unit: str
-    better: str
-    before: float | None
-    after: float | None
-    ratio: float | None  # AFTER / BEFORE
-    ci: tuple[float | None, float | None] | None
-    ratio_source: str  # "paired" (comparisons[]) or "medians"
-    verdict: str | None  # comparison verdict, or None when there is none
-
-
-@dataclass
-class Anchor:
-    """A write-up's figure. `factor`, when the manifest gives it, is the write-up's own headline
-    factor (19.5x from its totals), printed instead of one worked out from before/after."""
-
-    label: str
-    metric: str
-    unit: str
-    better: str
-    before: float
-    after: float
-    ours_before: float | None
-    ours_after: float | None
-    ours_ratio: float | None  # AFTER / BEFORE
-    raw: dict
-    factor: float | None = None
-
-    @property
-    def ratio(self) -> float | None:
-        """AFTER / BEFORE of the write-up."""
-        if self.factor:
-            return 1.0 / self.factor if self.better == "lower" else self.factor
-        return self.after / self.before if self.before else None
-
-
-@dataclass
-class Fallback:
-    scope: str  # "host" or a scenario name
-    metric: str
-    source: str
-    variants: list[str]
-    why: str = ""
-
-
-@dataclass
-class Exclusion:
-    what: str
-    why: str
-    derived: bool = False  # worked out from samples here rather than listed by the harness
+from .figures import Anchor, Exclusion, Fallback, KeyFigure
+from .metrics import HARNESS_ORDER, RUSAGE_NATIVE, MetricInfo
 
 
 class ScenarioView:

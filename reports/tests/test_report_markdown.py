@@ -54,7 +54,7 @@ def test_summary_table_holds_every_scenario_with_the_right_ratio(factory, four_s
     assert rows["listing"][2] == "`ms_per_page_p50`"
     assert rows["listing"][3] == "26.6 → 1.30 ms (**20.5x**)"
     assert rows["spool"][3] == "2,580 → 340 (**7.6x**)"
-    assert rows["cache"][3] == "62,100 → 91,100 req/s (**+47%**)"
+    assert rows["cache"][3] == "62.1k → 91.1k req/s (**+47%**)"
     assert rows["slower"][3] == "50.0 → 60.0 ms (**+20%**)"
     assert rows["listing"][5].startswith("better")
     assert rows["slower"][5].startswith("**worse**")
@@ -103,12 +103,12 @@ def test_scenario_section_has_everything(factory, standard_doc, tmp_path):
     assert cmd == "perfgate run --profile quick --seed 42 keyset_listing"
     # every variant x metric, with the interval, CPU, RSS and syscalls
     table = s1[s1.index("### Measurements"):s1.index("### Distributions")]
-    assert "| metric | unit | before (n=8) | after (n=8) | before-idx (n=8) | source |" in table
+    assert "| metric | before (n=8) | after (n=8) | before-idx (n=8) | source |" in table
     for m in ("ms_per_page_p50", "cpu_ms", "peak_rss_kib", "syscalls", "wall_ms"):
         assert re.search(rf"^\| (\*\*)?{m}(\*\*)? [↓↑] \|", table, re.M), m
-    assert "| **ms_per_page_p50** ↓ | ms | 26.6 [26.1, 27.1] | **1.30 [1.27, 1.33]** | 27.8" in table
+    assert "| **ms_per_page_p50** ↓ | 26.6 ms [26.1, 27.1] | **1.30 ms [1.27, 1.33]** | 27.8 ms" in table
     # p50 / p99 of a series
-    assert "| page_ms | after | ms | 40 |" in s1
+    assert "| page_ms | after | 40 |" in s1
     # gates with their outcome
     assert "| equivalence | digest | passed |" in s1
     # the EXPLAIN excerpt
@@ -130,7 +130,9 @@ def test_does_not_say_lists_fallback_exclusion_windows_and_noise(factory, standa
     dns = section(text, "## What this does not say")
     # an exclusion the harness listed, and the warm-up rounds worked out from the samples
     assert "**upload_spool**: read-1m round 3 — exit code 1 (ENOSPC)" in dns
-    assert "**keyset_listing**: 3 warm-up sample(s)" in dns
+    # warm-up rounds said once for the run (each section says how many), not once per scenario
+    assert "- Warm-up rounds (every scenario): run and left out of every figure" in dns
+    assert "warm-up sample(s)" not in dns
     # the fallback: upload_spool's CPU came from rusage
     fb = dns[dns.index("### Figures from a weaker source"):]
     assert re.search(r"\*\*upload_spool\*\*: cpu_ms, sys_ms, user_ms from `rusage` for before, after, read-256k, read-1m", fb)
@@ -174,7 +176,7 @@ def test_a_scenario_that_could_not_run(factory, tmp_path):
     broken["samples"], broken["summaries"], broken["comparisons"] = [], {}, []
     doc = factory.results([factory.scenario("fine"), broken])
     text = render(factory, doc, tmp_path, plots=True)
-    assert summary_rows(text)["broken"][5] == "**error**: PostgreSQL would not start"
+    assert summary_rows(text)["broken"][4] == "**error**: PostgreSQL would not start"
     assert "**This scenario could not be run** (exit 4): PostgreSQL would not start" in text
     assert "initdb: error" in text
 
@@ -201,7 +203,7 @@ def test_an_interrupted_run_with_an_empty_scenario(factory, tmp_path):
     assert "**This run did not complete** (status interrupted, stopped: interrupted)" in text
     assert "(did not finish)" in text
     row = summary_rows(text)["empty"]
-    assert row[3] == "—" and row[5].startswith("no comparison")
+    assert row[3] == "—" and row[4].startswith("no comparison")
     assert "No measured samples." in section(text, "## 2. ")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from matplotlib.ticker import FuncFormatter
 
-from .. import fmt, model
+from .. import fmt, metrics
 from . import Plot, axis_label, colors, figure, finite, log_axis, plain_number, save, want_log, wrap
 
 MAX_VARIANTS = 6
@@ -17,8 +17,8 @@ MAX_FAMILIES = 2
 def families(sc) -> dict[str, list[tuple[float, str]]]:
     fams: dict[str, list[tuple[float, str]]] = {}
     for m in sc.metrics():
-        p = model.percentile_of(m)
-        if p and sc.unit(m) in model.TIME_UNITS:
+        p = metrics.percentile_of(m)
+        if p and sc.unit(m) in metrics.TIME_UNITS:
             fams.setdefault(p[0], []).append((p[1], m))
     return {f: sorted(ms) for f, ms in fams.items() if len(ms) >= 2}
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from matplotlib.lines import Line2D
 
-from .. import model
+from .. import metrics as metric_names
 from . import PALETTE, Plot, axis_label, figure, finite, log_axis, plain_number, save, want_log, wrap
 
 MAX_PANELS = 3
@@ -48,14 +48,14 @@ def choose_panels(sc, variants: list[str]) -> list[list[str]]:
     metrics = [m for m in sc.metrics() if present(m)]
     families: dict[str, list[str]] = {}
     for m in metrics:
-        p = model.percentile_of(m)
-        if p and sc.unit(m) in model.TIME_UNITS:
+        p = metric_names.percentile_of(m)
+        if p and sc.unit(m) in metric_names.TIME_UNITS:
             families.setdefault(p[0], []).append(m)
     for fam in families.values():
-        fam.sort(key=lambda m: model.percentile_of(m)[1])
+        fam.sort(key=lambda m: metric_names.percentile_of(m)[1])
 
     def group(m: str) -> list[str]:
-        p = model.percentile_of(m)
+        p = metric_names.percentile_of(m)
         if p and p[0] in families:
             return families[p[0]]
         return [m]
@@ -63,13 +63,13 @@ def choose_panels(sc, variants: list[str]) -> list[list[str]]:
     order: list[str] = []
     if sc.primary in metrics:
         order.append(sc.primary)
-    order += [m for m in metrics if model.is_rate_metric(m, sc.unit(m))]
+    order += [m for m in metrics if metric_names.is_rate_metric(m, sc.unit(m))]
     order += [m for m in metrics if "hit" in m]
     order += [m for fam in families.values() for m in fam]
     if sc.kind != "service":  # a service's wall_ms is the length of its measured phase: not a result
         order += [m for m in ("wall_ms", "syscalls") if m in metrics]
-    own = [m for m in metrics if m not in model.HARNESS_ORDER]
-    order += sorted(own, key=lambda m: sc.unit(m) not in model.TIME_UNITS)  # the program's timings first
+    own = [m for m in metrics if m not in metric_names.HARNESS_ORDER]
+    order += sorted(own, key=lambda m: sc.unit(m) not in metric_names.TIME_UNITS)  # the program's timings first
     panels: list[list[str]] = []
     used: set[str] = set()
     for m in order:
@@ -344,7 +344,7 @@ def work_classes(sc, swept: list[str]) -> dict[str, str]:
         if explicit:
             cls[v] = f"{explicit}"
         else:
-            cls[v] = frozenset(m for m in sc.metrics() if m not in model.HARNESS_ORDER and sc.values(v, m))
+            cls[v] = frozenset(m for m in sc.metrics() if m not in metric_names.HARNESS_ORDER and sc.values(v, m))
     if len(set(cls.values())) <= 1:
         return {}
     names: dict[object, str] = {}
