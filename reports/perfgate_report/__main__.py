@@ -28,6 +28,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the file is a history series (perfgate history show ... --json FILE): write history.md and its plot")
     p.add_argument("-o", "--out", metavar="DIR", help="where to write (default: the folder of the (last) results file)")
     p.add_argument("--no-plots", action="store_true", help="markdown only")
+    p.add_argument("--brief", action="store_true",
+                   help="one file: brief.md, sized for a PR comment (the picture, one line per scenario, the failures)")
     p.add_argument("--alpha", type=float, default=0.05, help="comparison: significance level of the Mann-Whitney U test (default 0.05)")
     p.add_argument("--noise", type=float, default=None,
                    help="comparison: noise band, e.g. 0.02 for ±2%% (default: run.options.noise of B, else 0.02)")
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         elif len(args.results) == 1:
             from .report import build_report
 
-            path = build_report(args.results[0], args.out, plots=not args.no_plots, incomplete=args.incomplete)
+            path = build_report(args.results[0], args.out, plots=not args.no_plots, incomplete=args.incomplete,
+                                brief=args.brief)
         else:
             from .compare import build_comparison
 

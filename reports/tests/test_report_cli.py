@@ -38,4 +38,4 @@ def test_rewriting_removes_plots_of_scenarios_no_longer_there(factory, tmp_path,
     (tmp_path / "plots" / "mine.png").write_bytes(b"not ours")
     factory.write(factory.results([factory.scenario("a")]), tmp_path / "results.json")
     assert run_cli("results.json").returncode == 0
-    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == ["01-a-samples.png", "mine.png"]
+    assert sorted(p.name for p in (tmp_path / "plots").iterdir()) == ["00-summary.png", "01-a-samples.png", "mine.png"]

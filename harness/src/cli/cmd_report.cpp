@@ -70,7 +70,11 @@ void add_report_command(CLI::App& app) {
   cmd->add_option("-o,--output", *out, "Folder for report.md and its plots (default: beside the results file)");
   auto history = std::make_shared<bool>(false);
   cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
-  cmd->callback([files, out, history] {
+  auto brief = std::make_shared<bool>(false);
+  cmd->add_flag("--brief", *brief,
+                "One results file: brief.md, sized for a PR comment (the summary picture, one line per scenario, "
+                "the failures)");
+  cmd->callback([files, out, history, brief] {
     std::vector<model::ResultsDoc> docs;
     // A malformed results file is exit 2 naming file and field, as in every other reader.
     if (!*history)
@@ -80,6 +84,10 @@ void add_report_command(CLI::App& app) {
     if (const char* pp = std::getenv("PYTHONPATH"); pp && *pp) pythonpath += ":" + std::string(pp);
     std::vector<std::string> args = {python, "-m", "perfgate_report"};
     if (*history) args.push_back("--history");
+    if (*brief) {
+      if (files->size() != 1 || *history) throw UsageError("report --brief takes one results file");
+      args.push_back("--brief");
+    }
     for (std::size_t k = 0; k < docs.size(); ++k)
       if (const auto why = store::incompleteness(docs[k])) {
         std::cerr << "perfgate report: " << (*files)[k] << ": " << *why << "\n";
