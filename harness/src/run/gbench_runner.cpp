@@ -14,6 +14,14 @@ using json = nlohmann::json;
 
 namespace {
 
+// Google Benchmark's own rate counters are per second (SetBytesProcessed, SetItemsProcessed);
+// a user's counter is a count unless it says otherwise.
+std::string counter_unit(const std::string& name) {
+  if (name == "bytes_per_second") return "B/s";
+  if (name == "items_per_second") return "items/s";
+  return "count";
+}
+
 double ns_per(const std::string& unit) {
   if (unit == "ns") return 1;
   if (unit == "us") return 1e3;
@@ -117,7 +125,8 @@ GbenchRun pair_gbench_output(const json& doc) {
           s.metrics[prefix + "real_time"] = {r.real_ns, "ns", "lower", "gbench"};
           s.metrics[prefix + "cpu_time"] = {r.cpu_ns, "ns", "lower", "gbench"};
         }
-        for (const auto& [name, v] : r.counters) s.metrics[prefix + name] = {v, "count", "higher", "gbench-counter"};
+        for (const auto& [name, v] : r.counters)
+          s.metrics[prefix + name] = {v, counter_unit(name), "higher", "gbench-counter"};
       }
       s.metrics["real_time"] = {real, "ns", "lower", "gbench"};
       s.metrics["cpu_time"] = {cpu, "ns", "lower", "gbench"};
