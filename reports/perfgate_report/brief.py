@@ -47,7 +47,7 @@ def render_brief(run: RunView, plot: Plot | None, out_dir: Path, results_path: P
     mark = "✅" if o["status"] == "passed" else "❌"
     commit = r["git"]["commit"]
     facts = [f"commit `{commit[:12]}`" + (" (dirty)" if r["git"]["dirty"] else ""), f"profile `{r['profile']}`",
-             f"{h['cpu_model']}, {h['cores']} cores", f"load {fmt.num((h.get('load_before') or [0])[0])}"]
+             f"{h['cpu_model']}, {h['cores']} cores", f"load {(h.get('load_before') or [0])[0]:.2f}"]
     lines = [f"## perfgate: {mark} {o['status']} (exit {o['exit_code']})", "", " · ".join(facts), ""]
     if plot is not None:
         lines += [picture(plot, out_dir), ""]

@@ -111,7 +111,8 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
       const bool sig = r->verdict != "~";
       const std::string p = p_text(r->p, r->p_adjusted);
       t.push_back({r->scenario + "/" + r->variant + (r->profile == "quick" ? "" : " (" + r->profile + ")"),
-                   with_spread(r->old_median, r->old_spread, r->unit), with_spread(r->new_median, r->new_spread, r->unit),
+                   with_spread(r->old_median, r->old_spread, r->unit),
+                   with_spread(r->new_median, r->new_spread, r->unit),
                    sig ? pct(r->change) + " " + row_verdict(d, *r) : "~", interval(r->ci), p,
                    std::to_string(r->n_old) + "+" + std::to_string(r->n_new)});
       if (r->verdict == "worse") ++worse;

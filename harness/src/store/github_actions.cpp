@@ -27,13 +27,27 @@ std::string cell(std::string s) {
 
 std::string mark(RowResult r) {
   switch (r) {
-    case RowResult::Pass: return "✅ pass";
-    case RowResult::Fail: return "❌ FAIL";
-    case RowResult::Error: return "❌ error";
-    case RowResult::Undecided: return "➖ n/a";
-    case RowResult::Informational: return "";
+    case RowResult::Pass:
+      return "✅ pass";
+    case RowResult::Fail:
+      return "❌ FAIL";
+    case RowResult::Error:
+      return "❌ error";
+    case RowResult::Undecided:
+      return "➖ n/a";
+    case RowResult::Informational:
+      return "";
   }
   return "";
+}
+
+// A reason in a table cell: a long one (a request path, a digest) is cut, the whole of it being
+// in the gate's annotation and the results file.
+std::string shortened(const std::string& text, std::size_t at = 200) {
+  if (text.size() <= at) return text;
+  std::size_t cut = at;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  return text.substr(0, cut) + " …";
 }
 
 std::string title_of(const model::ScenarioResult& s) {
@@ -78,8 +92,8 @@ std::string markdown_summary(const model::ResultsDoc& results) {
       if (r.result == RowResult::Informational) continue;
       const std::string metric = r.metric.empty() ? "" : "`" + r.metric + "`" + (r.primary ? " *" : "");
       md << "| " << cell(title_of(s)) << " | " << cell(r.gate) << " | " << cell(metric) << " | " << cell(r.before)
-         << " | " << cell(r.after) << " | " << cell(r.ratio) << " | " << cell(r.reason.empty() ? r.verdict : r.reason)
-         << " | " << mark(r.result) << " |\n";
+         << " | " << cell(r.after) << " | " << cell(r.ratio) << " | "
+         << cell(r.reason.empty() ? r.verdict : shortened(r.reason)) << " | " << mark(r.result) << " |\n";
     }
   md << "\n\\* the scenario's gated metric; ratio = after/before with its interval; a baseline row's before and "
         "after are the accepted ratio and this run's.\n\n";

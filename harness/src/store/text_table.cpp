@@ -89,9 +89,12 @@ void print_text_table(std::ostream& out, const TextRows& rows, bool rule, const 
       c.erase(c.find_last_not_of(' ') + 1);
     }
     std::string line;
-    for (std::size_t i = 0; i < last; ++i) line += (i ? "  " : "") + (layout.paint ? layout.paint(k, i, cells[i]) : cells[i]);
+    for (std::size_t i = 0; i < last; ++i)
+      line += (i ? "  " : "") + (layout.paint ? layout.paint(k, i, cells[i]) : cells[i]);
     out << line << "\n";
-    if (k == 0 && rule) out << std::string(std::accumulate(width.begin(), width.end(), std::size_t{0}) + 2 * (width.size() - 1), '-') << "\n";
+    if (k == 0 && rule)
+      out << std::string(std::accumulate(width.begin(), width.end(), std::size_t{0}) + 2 * (width.size() - 1), '-')
+          << "\n";
   }
 }
 

@@ -17,8 +17,8 @@ namespace perfgate::store {
 using TextRows = std::vector<std::vector<std::string>>;
 
 struct TableLayout {
-  std::size_t max_width = 0;            // 0: no cap
-  std::vector<std::size_t> min_width;   // per column: how narrow abbreviating may make it (0: never)
+  std::size_t max_width = 0;           // 0: no cap
+  std::vector<std::size_t> min_width;  // per column: how narrow abbreviating may make it (0: never)
   // (row, column, padded cell) → what is printed; row 0 is the header.
   std::function<std::string(std::size_t, std::size_t, const std::string&)> paint;
 };

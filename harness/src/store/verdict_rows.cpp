@@ -52,7 +52,8 @@ std::string median(const model::ScenarioResult& s, const std::string& variant, c
   const auto v = s.summaries.find(variant);
   if (v == s.summaries.end()) return "-";
   const auto m = v->second.find(c.metric);
-  return m == v->second.end() ? "-" : format_quantity(m->second.s.median, m->second.unit.empty() ? c.unit : m->second.unit);
+  return m == v->second.end() ? "-"
+                              : format_quantity(m->second.s.median, m->second.unit.empty() ? c.unit : m->second.unit);
 }
 
 // Fills the figure columns of a row from its comparison.
@@ -87,7 +88,10 @@ std::string different(const model::GateResult& g) {
 
 std::string difference(const model::GateResult& g) {
   const std::string what = different(g);
-  const std::string detail = strip_prefix(g.detail, "equivalence gate failed: ");
+  std::string detail = strip_prefix(g.detail, "equivalence gate failed: ");
+  // "media_parity agreement pass (48 requests, before vs after): 2 disagree ...": the gate's name says the first part.
+  if (const auto pass = detail.find(" agreement pass ("); pass != std::string::npos)
+    if (const auto colon = detail.find("): ", pass); colon != std::string::npos) detail = detail.substr(colon + 3);
   const auto first = detail.find("first differing");
   return what + ": " + (first == std::string::npos ? detail : detail.substr(first));
 }
@@ -153,11 +157,16 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
 
 std::string result_word(RowResult r) {
   switch (r) {
-    case RowResult::Pass: return "PASS";
-    case RowResult::Fail: return "FAIL";
-    case RowResult::Undecided: return "n/a";
-    case RowResult::Error: return "ERROR";
-    case RowResult::Informational: return "";
+    case RowResult::Pass:
+      return "PASS";
+    case RowResult::Fail:
+      return "FAIL";
+    case RowResult::Undecided:
+      return "n/a";
+    case RowResult::Error:
+      return "ERROR";
+    case RowResult::Informational:
+      return "";
   }
   return "";
 }

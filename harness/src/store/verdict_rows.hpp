@@ -17,14 +17,14 @@ namespace perfgate::store {
 enum class RowResult { Pass, Fail, Undecided, Error, Informational };
 
 struct VerdictRow {
-  std::string gate;    // "same work", "improve", "no-regress", "guard", "claim 2.5x", "baseline", "run", "not gated"
-  std::string metric;  // what the gate judged ("" when no metric)
-  bool primary = false;                     // the scenario's gated metric
-  std::string before, after;                // medians with their units; baseline: the accepted and the new ratio
-  std::string ratio;                        // "0.249x [0.228, 0.276]"
-  std::string detectable;                   // "16.8%", "too few rounds"
-  std::string verdict;                      // a few words: "better", "no change", "within ±18.4%", "missed"
-  std::string reason;                       // why, for a failure: "different output: first differing line 1: …"
+  std::string gate;      // "same work", "improve", "no-regress", "guard", "claim 2.5x", "baseline", "run", "not gated"
+  std::string metric;    // what the gate judged ("" when no metric)
+  bool primary = false;  // the scenario's gated metric
+  std::string before, after;  // medians with their units; baseline: the accepted and the new ratio
+  std::string ratio;          // "0.249x [0.228, 0.276]"
+  std::string detectable;     // "16.8%", "too few rounds"
+  std::string verdict;        // a few words: "better", "no change", "within ±18.4%", "missed"
+  std::string reason;         // why, for a failure: "different output: first differing line 1: …"
   RowResult result = RowResult::Informational;
 };
 

@@ -1,12 +1,13 @@
 // The verdict table and the step summary print every figure with its unit, scaled (ns to ms,
 // bytes/s to MiB/s, counts with separators), and fit 120 columns.
+#include "store/verdict_rows.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
 
 #include "store/github_actions.hpp"
 #include "store/text_table.hpp"
-#include "store/verdict_rows.hpp"
 #include "store/verdict_text.hpp"
 
 using namespace perfgate;

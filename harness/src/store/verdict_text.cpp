@@ -20,7 +20,8 @@ std::string painted(const char* code, const std::string& text) { return code + t
 }  // namespace
 
 void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour) {
-  TextRows rows = {{"scenario", "gate", "metric", "before", "after", "ratio [interval]", "detectable", "verdict", "result"}};
+  TextRows rows = {
+      {"scenario", "gate", "metric", "before", "after", "ratio [interval]", "detectable", "verdict", "result"}};
   std::vector<RowResult> kinds = {RowResult::Informational};
   for (const auto& s : results.scenarios) {
     const std::string& name = s.name.empty() ? std::string("?") : s.name;
@@ -39,16 +40,20 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
       if (row == 0) return cell;
       if (r == RowResult::Informational) return painted(kDim, cell);
       if (column != 8) return cell;
-      return r == RowResult::Pass                                 ? painted(kGreen, cell)
-             : r == RowResult::Fail || r == RowResult::Error      ? painted(kRed, cell)
-                                                                  : painted(kYellow, cell);
+      return r == RowResult::Pass                            ? painted(kGreen, cell)
+             : r == RowResult::Fail || r == RowResult::Error ? painted(kRed, cell)
+                                                             : painted(kYellow, cell);
     };
   print_text_table(out, rows, true, layout);
-  out << "(* the scenario's gated metric. One row per gate, with that gate's result; \"not gated\" rows say only which way\n"
-         "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds) with its exact Walsh interval (>= 95%);\n"
-         "   detectable = the smallest slowdown this run would have flagged with 80% power, noise band included;\n"
-         "   guard = the wall time AFTER may add, within its band; baseline: before = the accepted ratio, after = this\n"
-         "   run's, ratio = their change)\n";
+  out << "(* the scenario's gated metric. One row per gate, with its own result; \"not gated\" rows only say which "
+         "way\n"
+         "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds), interval its exact Walsh interval (>= "
+         "95%);\n"
+         "   no change = no significant change; detectable = the smallest slowdown the run would have flagged (80% "
+         "power,\n"
+         "   noise band included); guard: how much wall time AFTER may add; baseline: before = the accepted ratio, "
+         "after =\n"
+         "   this run's, ratio = their change)\n";
   for (const auto& s : results.scenarios) {
     // `ab`'s chosen metric: which, and why (only where a performance gate judged it).
     bool judged = false;
@@ -59,9 +64,9 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
     // Absolute figures moved on the baseline's own host: said, not gated.
     for (const auto& b : s.baseline)
       if (b.compared && b.absolute_compared && b.absolute_verdict == "worse")
-        out << wrap_text("(" + s.name + ": " + b.metric +
-                             " absolute figure worse than the baseline's on the same host: not gated)",
-                         kTableWidth, "   ");
+        out << wrap_text(
+            "(" + s.name + ": " + b.metric + " absolute figure worse than the baseline's on the same host: not gated)",
+            kTableWidth, "   ");
   }
 }
 

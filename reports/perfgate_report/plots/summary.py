@@ -85,8 +85,13 @@ def make(run, out_dir: Path) -> list[Plot]:
         return []
     noise = run.noise_band
     with matplotlib.rc_context(STYLE):
-        fig = figure(max(2.6, 0.34 * len(rows) + 1.5))
-        ax = fig.add_subplot()
+        plot_h, legend_h = max(1.9, 0.34 * len(rows) + 1.1), 0.6
+        fig = figure(plot_h + legend_h)
+        # The legend in a row of its own under the axes, so it hides no row and no label.
+        grid = fig.add_gridspec(2, 1, height_ratios=[plot_h, legend_h])
+        ax = fig.add_subplot(grid[0])
+        legend_ax = fig.add_subplot(grid[1])
+        legend_ax.axis("off")
         ys = list(range(len(rows)))[::-1]  # the first scenario on top
         values = [v for r in rows for v in (r.factor, r.lo, r.hi, r.anchor) if v]
         lo_x = min(values + [1 / (1 + noise)]) / 1.6
@@ -132,8 +137,7 @@ def make(run, out_dir: Path) -> list[Plot]:
             handles.append(Line2D([], [], marker="D", linestyle="", mfc="none", mec=ANCHOR, label="the write-up's figure"))
         if any(r.failed for r in rows):
             handles.append(Line2D([], [], linestyle="", marker="$✗$", color=RED, label="a gate failed"))
-        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=min(len(handles), 3),
-                  frameon=False, fontsize=8.5)
+        legend_ax.legend(handles=handles, loc="center", ncol=min(len(handles), 3), frameon=False, fontsize=8.5)
         path = save(fig, out_dir, STEM)
     caption = ("Each gated comparison AFTER/BEFORE of the run as a factor of improvement (BEFORE/AFTER for a "
                "lower-is-better metric), dot: the Hodges–Lehmann ratio the gate used, bar: its exact interval; "
