@@ -34,6 +34,12 @@ class Row:
     change: str = ""  # the change as the report's tables print it (fmt.factor)
 
 
+def _factor_label(factor: float) -> str:
+    if factor >= 1:
+        return f"{factor:.2f}x" if factor < 10 else f"{factor:.1f}x"
+    return f"{1 / factor:.2f}x worse" if factor > 0.1 else f"{1 / factor:.1f}x worse"
+
+
 def _better_factor(ratio: float | None, better: str) -> float | None:
     if ratio is None or not math.isfinite(ratio) or ratio <= 0:
         return None
@@ -115,10 +121,11 @@ def make(run, out_dir: Path) -> list[Plot]:
             if r.failed:
                 tick.set_color(RED)
         ax.set_ylim(-0.7, len(rows) - 0.3)
-        # The change as the tables print it, in a column of its own on the right.
+        # The factor the dot sits at, in the axis' own terms (times better), on the right: the
+        # tables' "−27%" for a 1.37x gain would read like a loss beside "5.5x".
         right = ax.twinx()
         right.set_ylim(ax.get_ylim())
-        right.set_yticks(ys, [r.change if r.factor is not None else "" for r in rows])
+        right.set_yticks(ys, [_factor_label(r.factor) if r.factor is not None else "" for r in rows])
         right.tick_params(axis="y", length=0, labelsize=9)
         right.grid(False)
         right.spines["right"].set_visible(False)
