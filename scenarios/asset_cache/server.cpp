@@ -331,16 +331,6 @@ void Actor::deliver() {
   }
 }
 
-std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
-  const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--listen '" + listen + "': expected HOST:PORT");
-  std::string host = listen.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
-  const int port = std::stoi(listen.substr(colon + 1));
-  if (port < 0 || port > 65535) throw std::invalid_argument("--listen '" + listen + "': bad port");
-  return {host, static_cast<std::uint16_t>(port)};
-}
-
 }  // namespace
 
 int serve(const ServerOptions& o) {
@@ -349,11 +339,11 @@ int serve(const ServerOptions& o) {
   const Lie lie = parse_lie(o.lie);
   AssetStore store(o.fixture_dir);
   Counters counters;
-  const auto [host, port] = split_listen(o.listen);
+  const perfgate::Endpoint at = perfgate::parse_endpoint(o.listen);
 
   asio::io_context io(o.io_threads);
   tcp::acceptor acceptor(io);
-  const tcp::endpoint ep(asio::ip::make_address(host), port);
+  const tcp::endpoint ep(asio::ip::make_address(at.host), at.port);
   acceptor.open(ep.protocol());
   acceptor.set_option(tcp::acceptor::reuse_address(true));
   acceptor.bind(ep);
@@ -381,7 +371,7 @@ int serve(const ServerOptions& o) {
     });
   };
   accept();
-  perfgate::announce_listen(host, acceptor.local_endpoint().port());
+  perfgate::announce_listen(at.host, acceptor.local_endpoint().port());
 
   std::vector<std::thread> extra;
   for (int i = 1; i < o.io_threads; ++i) extra.emplace_back([&] { io.run(); });

@@ -39,6 +39,8 @@
 #include <string>
 #include <string_view>
 
+#include "perfgate/endpoint.hpp"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -290,7 +292,7 @@ int main(int argc, char** argv) {
     asio::signal_set signals(io, SIGTERM, SIGINT);
     signals.async_wait([&](beast::error_code, int) { io.stop(); });
     accept(acceptor, server);
-    std::cout << R"({"listen": "127.0.0.1:)" << acceptor.local_endpoint().port() << "\"}" << std::endl;
+    perfgate::announce_listen("127.0.0.1", acceptor.local_endpoint().port());
     io.run();
     return 0;
   } catch (const std::exception& e) {

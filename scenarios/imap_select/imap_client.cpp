@@ -6,6 +6,8 @@
 #include <istream>
 #include <stdexcept>
 
+#include "perfgate/endpoint.hpp"
+
 namespace imap_select {
 
 namespace asio = boost::asio;
@@ -19,10 +21,9 @@ std::string ImapAnswer::status() const {
 }
 
 ImapClient::ImapClient(const std::string& host_port) : socket_(io_) {
-  const auto colon = host_port.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("'" + host_port + "' is not HOST:PORT");
+  const perfgate::Endpoint at = perfgate::parse_endpoint(host_port);
   tcp::resolver resolver(io_);
-  asio::connect(socket_, resolver.resolve(host_port.substr(0, colon), host_port.substr(colon + 1)));
+  asio::connect(socket_, resolver.resolve(at.host, std::to_string(at.port)));
   socket_.set_option(tcp::no_delay(true));
   greeting_ = read_line();
   if (greeting_.rfind("* OK", 0) != 0) throw std::runtime_error(host_port + " greeted with '" + greeting_ + "'");

@@ -18,6 +18,8 @@
 #include <mutex>
 #include <thread>
 
+#include "perfgate/endpoint.hpp"
+
 namespace imap_select {
 
 namespace asio = boost::asio;
@@ -152,17 +154,15 @@ int serve(const ServeOptions& o) {
   } reap{workers};
   Proxy proxy(o.proxy);
   asio::io_context io;
-  const auto colon = o.listen.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--listen '" + o.listen + "' is not HOST:PORT");
-  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address(o.listen.substr(0, colon)),
-                                           static_cast<unsigned short>(std::stoi(o.listen.substr(colon + 1)))));
+  const perfgate::Endpoint at = perfgate::parse_endpoint(o.listen);
+  tcp::acceptor acceptor(io, tcp::endpoint(asio::ip::make_address(at.host), at.port));
   asio::signal_set signals(io, SIGTERM, SIGINT);
   signals.async_wait([&](const boost::system::error_code&, int) {
     boost::system::error_code ec;
     acceptor.close(ec);
   });
   if (!o.worker_child) start_workers(o, workers);
-  const std::string me = "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port());
+  const std::string me = perfgate::Endpoint{at.host, acceptor.local_endpoint().port()}.to_string();
   nlohmann::json announce = {{"listen", me}};
   if (!o.worker_child && o.workers > 1) {
     announce["targets"] = {me};

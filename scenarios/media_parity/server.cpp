@@ -59,14 +59,6 @@ class Stats {
   std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> routes_;  // requests, statements
 };
 
-std::pair<std::string, std::uint16_t> split_listen(const std::string& listen) {
-  const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--listen '" + listen + "': expected HOST:PORT");
-  const int port = std::stoi(listen.substr(colon + 1));
-  if (port < 0 || port > 65535) throw std::invalid_argument("--listen '" + listen + "': bad port");
-  return {listen.substr(0, colon), static_cast<std::uint16_t>(port)};
-}
-
 // The open connections, so that SIGTERM can end their threads.
 class Sessions {
  public:
@@ -150,10 +142,10 @@ Answer answer(Pool& pool, const std::string& target, const ServeOptions& options
 
 int serve(const ServerOptions& o) {
   Pool pool(o.fixture_dir + "/" + kDatabaseFile, o.answers.after);
-  const auto [host, port] = split_listen(o.listen);
+  const perfgate::Endpoint at = perfgate::parse_endpoint(o.listen);
   asio::io_context io;
   tcp::acceptor acceptor(io);
-  const tcp::endpoint ep(asio::ip::make_address(host), port);
+  const tcp::endpoint ep(asio::ip::make_address(at.host), at.port);
   acceptor.open(ep.protocol());
   acceptor.set_option(tcp::acceptor::reuse_address(true));
   acceptor.bind(ep);
@@ -196,7 +188,7 @@ int serve(const ServerOptions& o) {
     });
   };
   accept();
-  perfgate::announce_listen(host, acceptor.local_endpoint().port());
+  perfgate::announce_listen(at.host, acceptor.local_endpoint().port());
   io.run();
   sessions.shutdown_all();  // a connection accepted while stopping
   std::unique_lock<std::mutex> lock(threads_mutex);

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "chunks.hpp"
+#include "perfgate/endpoint.hpp"
 
 namespace {
 namespace asio = boost::asio;
@@ -128,8 +129,7 @@ int main(int argc, char** argv) {
     acceptor.set_option(asio::socket_base::receive_buffer_size(1 << 20));
     acceptor.bind(local);
     acceptor.listen();
-    std::cout << nlohmann::json{{"listen", "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port())}}.dump()
-              << std::endl;
+    perfgate::announce_listen("127.0.0.1", acceptor.local_endpoint().port());
     for (;;) {
       tcp::socket socket(io);
       acceptor.accept(socket);

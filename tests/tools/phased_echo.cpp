@@ -61,9 +61,9 @@ int serve(const perfgate::Invocation& inv) {
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
   hash_work(inv.param<std::uint64_t>("seed_work", 0), inv.param<std::size_t>("seed_mib", 0), false);  // seeding
   boost::asio::io_context io;
-  tcp::acceptor acceptor(io, tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
-  std::cout << perfgate::json{{"listen", "127.0.0.1:" + std::to_string(acceptor.local_endpoint().port())}}.dump()
-            << std::endl;
+  const perfgate::Endpoint at = perfgate::parse_endpoint(inv.listen);
+  tcp::acceptor acceptor(io, tcp::endpoint(boost::asio::ip::make_address(at.host), at.port));
+  perfgate::announce_listen(at.host, acceptor.local_endpoint().port());
   std::thread([&acceptor, lie = inv.lying("wrong-answer")] {
     for (;;) {
       boost::system::error_code ec;
@@ -79,11 +79,10 @@ int serve(const perfgate::Invocation& inv) {
 
 perfgate::Report load(const perfgate::Invocation& inv) {
   const auto& phase = inv.params.at("phases").at(inv.flag("phase"));
-  const auto colon = inv.target.rfind(':');
+  const perfgate::Endpoint target = perfgate::parse_endpoint(inv.target);
   boost::asio::io_context io;
   tcp::socket s(io);
-  s.connect(tcp::endpoint(boost::asio::ip::make_address(inv.target.substr(0, colon)),
-                          static_cast<unsigned short>(std::stoi(inv.target.substr(colon + 1)))));
+  s.connect(tcp::endpoint(boost::asio::ip::make_address(target.host), target.port));
   perfgate::Digest digest;
   perfgate::OutputLog log(digest);
   std::vector<double> ms;

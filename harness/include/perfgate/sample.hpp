@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/endpoint.hpp"  // announce_listen, parse_endpoint
 #include "perfgate/percentile.hpp"
 
 namespace perfgate {
@@ -248,11 +249,6 @@ class Stopwatch {
  private:
   std::chrono::steady_clock::time_point start_;
 };
-
-// `serve`: tell the harness where we listen, once ready.
-inline void announce_listen(const std::string& host, unsigned port) {
-  std::cout << json{{"listen", host + ":" + std::to_string(port)}}.dump() << std::endl;
-}
 
 // Runs a scenario program's main; any exception becomes a message on stderr and exit 1.
 template <class F>

@@ -13,6 +13,7 @@
 #include "common/interrupt.hpp"
 #include "load/http_load.hpp"
 #include "measure/cgroup.hpp"
+#include "perfgate/endpoint.hpp"
 #include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
 
@@ -55,8 +56,11 @@ unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::
       if (line.find("\"listen\"") == std::string::npos) continue;
       auto j = json::parse(line, nullptr, false);
       if (j.is_object() && j.contains("listen")) {
-        std::string l = j["listen"];
-        return static_cast<unsigned>(std::stoul(l.substr(l.rfind(':') + 1)));
+        try {
+          return perfgate::parse_endpoint(j["listen"].get<std::string>()).port;
+        } catch (const std::exception& e) {
+          throw RunError(who + " announced " + line + ": " + e.what());
+        }
       }
     }
     if (!server.running()) throw RunError(who + " exited before it listened; its stderr:\n" + tail_of_file(err));

@@ -27,6 +27,7 @@
 
 #include "gzip.hpp"
 #include "load/http_load.hpp"
+#include "perfgate/server_process.hpp"
 #include "seed.hpp"
 #include "store.hpp"
 
@@ -98,50 +99,24 @@ int wait_exit(pid_t pid, std::chrono::milliseconds timeout) {
   return -1;
 }
 
-// `asset_cache serve` as a child process; stopped with SIGTERM (and reaped) on destruction.
+// `asset_cache serve` as a child process (the SDK's ServerProcess, as a scenario program starts
+// its servers): stopped with SIGTERM and reaped when it goes.
 class Server {
  public:
-  explicit Server(std::vector<std::string> extra = {}) {
-    int out[2];
-    if (pipe2(out, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
-    std::vector<std::string> args = {ASSET_CACHE_BIN, "serve",   "--variant", "test",
-                                     "--fixture",     fixture(), "--listen",  "127.0.0.1:0"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      prctl(PR_SET_PDEATHSIG, SIGKILL);
-      dup2(out[1], STDOUT_FILENO);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    close(out[1]);
-    const std::string line = read_line(out[0], 10s);
-    close(out[0]);
-    if (line.empty()) throw std::runtime_error("the server printed no listen line");
-    const std::string listen = nlohmann::json::parse(line).at("listen");
-    port = static_cast<std::uint16_t>(std::stoi(listen.substr(listen.rfind(':') + 1)));
-  }
-  ~Server() {
-    if (pid_ > 0) {
-      kill(pid_, SIGTERM);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-  // SIGTERM; returns the wait status.
-  int stop() {
-    kill(pid_, SIGTERM);
-    const int status = wait_exit(pid_, 10s);
-    if (status != -1) pid_ = -1;
-    return status;
-  }
-  pid_t pid() const { return pid_; }
-  std::uint16_t port = 0;
+  explicit Server(const std::vector<std::string>& extra = {})
+      : process_(ASSET_CACHE_BIN, arguments(extra), "asset_cache serve", "build the target scenario_asset_cache") {}
+  // SIGTERM (SIGKILL after 10 s); returns the wait status.
+  int stop() { return process_.stop(10s); }
+  pid_t pid() const { return process_.pid(); }
+  std::uint16_t port() const { return process_.endpoint().port; }
 
  private:
-  pid_t pid_ = -1;
+  static std::vector<std::string> arguments(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"serve", "--variant", "test", "--fixture", fixture(), "--listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  perfgate::ServerProcess process_;
 };
 
 // A keep-alive HTTP/1.1 client (Beast, blocking).
@@ -183,7 +158,7 @@ nlohmann::json stats(std::uint16_t port) { return nlohmann::json::parse(Client(p
 
 TEST(Server, InflatesAssetsForClientsThatDoNotAcceptGzip) {
   Server server;
-  Client client(server.port);
+  Client client(server.port());
   const auto all = urls();
   for (const auto& path : std::vector<std::string>(all.begin(), all.begin() + 5)) {
     const auto res = client.get(path);
@@ -197,7 +172,7 @@ TEST(Server, InflatesAssetsForClientsThatDoNotAcceptGzip) {
 
 TEST(Server, PassesGzipThroughWhenTheClientAcceptsIt) {
   Server server;
-  Client client(server.port);
+  Client client(server.port());
   const std::string path = urls().at(3);
   const auto gz = client.get(path, "gzip, deflate");
   ASSERT_EQ(gz.result_int(), 200);
@@ -209,13 +184,13 @@ TEST(Server, PassesGzipThroughWhenTheClientAcceptsIt) {
 
 TEST(Server, AnswersUnknownPathsWith404) {
   Server server;
-  Client client(server.port);
+  Client client(server.port());
   EXPECT_EQ(client.get("/assets/no-such-package/1.0.0/index.js").result_int(), 404);
   EXPECT_EQ(client.get("/assets/only/two").result_int(), 404);
   EXPECT_EQ(client.get("/assets/a/b/c/d").result_int(), 404);
   EXPECT_EQ(client.get("/").result_int(), 404);
   EXPECT_EQ(client.get(urls().at(0)).result_int(), 200) << "the connection survives 404s";
-  const auto s = stats(server.port);
+  const auto s = stats(server.port());
   EXPECT_EQ(s.at("not_found"), 4);
   EXPECT_EQ(s.at("requests"), 5);
 }
@@ -229,22 +204,22 @@ TEST(Server, AnswersMalformedRequestsWith400AndKeepsServing) {
       "GET /x HTTP/1.1\r\nHost: a\r\nContent-Length: zz\r\n\r\n",  // bad Content-Length
   };
   for (const auto& bytes : malformed) {
-    Client client(server.port);
+    Client client(server.port());
     client.send_raw(bytes);
     const auto res = client.read();
     EXPECT_EQ(res.result_int(), 400) << bytes;
     EXPECT_FALSE(res.keep_alive());
     EXPECT_TRUE(client.closed_by_server());
   }
-  Client fresh(server.port);
+  Client fresh(server.port());
   EXPECT_EQ(fresh.get(urls().at(1)).result_int(), 200) << "the server still serves";
-  EXPECT_EQ(stats(server.port).at("bad_requests"), 4);
+  EXPECT_EQ(stats(server.port()).at("bad_requests"), 4);
   EXPECT_EQ(server.stop(), 0) << "and it exits cleanly";
 }
 
 TEST(Server, RejectsOtherMethods) {
   Server server;
-  Client client(server.port);
+  Client client(server.port());
   client.send_raw("POST " + urls().at(0) + " HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhi");
   EXPECT_EQ(client.read().result_int(), 405);
   EXPECT_EQ(client.get(urls().at(0)).result_int(), 200);
@@ -255,10 +230,10 @@ class ServerCaches : public ::testing::TestWithParam<std::string> {};
 // A, A, B, C, A with capacity 2: miss, hit, miss, miss (evicts A), miss.
 TEST_P(ServerCaches, CountsHitsAndMisses) {
   Server server({"--cache", GetParam(), "--capacity", "2"});
-  Client client(server.port);
+  Client client(server.port());
   const auto u = urls();
   for (const auto& p : {u[0], u[0], u[1], u[2], u[0]}) ASSERT_EQ(client.get(p).result_int(), 200);
-  const auto s = stats(server.port);
+  const auto s = stats(server.port());
   const bool cached = GetParam() != "none";
   EXPECT_EQ(s.at("hits"), cached ? 1 : 0);
   EXPECT_EQ(s.at("misses"), cached ? 4 : 5);
@@ -275,11 +250,11 @@ TEST_P(ServerCaches, EveryBodyMatchesTheUncachedServer) {
   std::map<std::string, std::string> reference;
   {
     Server plain({"--cache", "none"});
-    o.port = plain.port;
+    o.port = plain.port();
     reference = perfgate::load::run_load(o, set).body_digest;
   }
   Server server({"--cache", GetParam(), "--capacity", "8"});
-  o.port = server.port;
+  o.port = server.port();
   const auto r = perfgate::load::run_load(o, set);
   EXPECT_EQ(r.status.at(200), o.max_requests);
   EXPECT_TRUE(r.inconsistent_paths.empty());
@@ -293,11 +268,10 @@ TEST(Server, ExitsZeroOnSigtermAndLeavesNothing) {
   Server server({"--cache", "lru", "--capacity", "16"});
   const pid_t pid = server.pid();
   {
-    Client busy(server.port);  // an open keep-alive connection does not keep it alive
+    Client busy(server.port());  // an open keep-alive connection does not keep it alive
     EXPECT_EQ(busy.get(urls().at(0)).result_int(), 200);
     const int status = server.stop();
-    ASSERT_NE(status, -1) << "still running 10 s after SIGTERM";
-    EXPECT_TRUE(WIFEXITED(status));
+    EXPECT_TRUE(WIFEXITED(status)) << "still running 10 s after SIGTERM, or killed";
     EXPECT_EQ(WEXITSTATUS(status), 0);
   }
   EXPECT_EQ(kill(pid, 0), -1);
@@ -391,7 +365,7 @@ TEST(Program, UnknownCacheIsRejected) {
 // catch it), and only on the requests it claims to skip work on.
 TEST(Lies, EmptyHitAnswersARepeatedRequestWithAnEmptyBody) {
   Server server({"--cache", "lru", "--capacity", "16", "--lie", "empty-hit"});
-  Client client(server.port);
+  Client client(server.port());
   const std::string path = urls().at(0);
   EXPECT_EQ(client.get(path).body(), asset_cache::gunzip(stored_gzip(path))) << "a miss is answered honestly";
   const auto hit = client.get(path);
@@ -401,7 +375,7 @@ TEST(Lies, EmptyHitAnswersARepeatedRequestWithAnEmptyBody) {
 
 TEST(Lies, StaleHitAnswersAHitWithThePreviousBody) {
   Server server({"--cache", "lru", "--capacity", "16", "--lie", "stale-hit"});
-  Client client(server.port);
+  Client client(server.port());
   const std::string a = urls().at(0), b = urls().at(1);
   client.get(a);
   client.get(b);
@@ -410,7 +384,7 @@ TEST(Lies, StaleHitAnswersAHitWithThePreviousBody) {
 
 TEST(Lies, ErrorOnePercentFailsEveryHundredthRequest) {
   Server server({"--cache", "lru", "--capacity", "16", "--lie", "error-1pct"});
-  Client client(server.port);
+  Client client(server.port());
   int failed = 0;
   for (int i = 0; i < 300; ++i) failed += client.get(urls().at(static_cast<std::size_t>(i) % 10)).result_int() == 500;
   EXPECT_EQ(failed, 3);

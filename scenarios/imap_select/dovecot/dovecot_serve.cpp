@@ -22,7 +22,7 @@ int serve(const perfgate::Invocation& inv) {
   sigaddset(&stop_signals, SIGINT);
   sigprocmask(SIG_BLOCK, &stop_signals, nullptr);
   PrivateDovecot dovecot(inv.fixture, inv.param<double>("dovecot_ready_timeout_s", 120));
-  std::cout << perfgate::json{{"listen", "127.0.0.1:" + std::to_string(dovecot.port())},
+  std::cout << perfgate::json{{"listen", perfgate::Endpoint{"127.0.0.1", dovecot.port()}.to_string()},
                               {"maildir_messages", dovecot.maildir().messages}}
                    .dump()
             << std::endl;

@@ -12,6 +12,7 @@
 
 #include "imap_client.hpp"
 #include "mail_db.hpp"
+#include "perfgate/server_process.hpp"
 #include "test_fixture.hpp"
 
 namespace imap_select {
@@ -21,41 +22,40 @@ namespace bp = boost::process;
 namespace asio = boost::asio;
 namespace fs = std::filesystem;
 
+// A private TMPDIR for the server, removed after it stops.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string tmpl = (fs::temp_directory_path() / "imap_select-srv-XXXXXX").string();
+    path = mkdtemp(tmpl.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// `imap_select serve` (the SDK's ServerProcess, as a scenario program starts its servers).
 class Server {
  public:
-  explicit Server(const std::string& variant, int workers = 1) {
-    std::string tmpl = (fs::temp_directory_path() / "imap_select-srv-XXXXXX").string();
-    tmp_ = mkdtemp(tmpl.data());
-    bp::environment env = boost::this_process::environment();  // a copy: not the test's own
-    env["TMPDIR"] = tmp_.string();
-    child_ =
-        bp::child(IMAP_SELECT_BIN, "serve", "--variant", variant, "--fixture", testing::fixture_dir(), "--params",
-                  "{\"workers\": " + std::to_string(workers) + "}", "--listen", "127.0.0.1:0", env, bp::std_out > out_);
-    std::string line;
-    if (!std::getline(out_, line)) throw std::runtime_error("the server did not announce");
-    announce = nlohmann::json::parse(line);
-    listen = announce.at("listen").get<std::string>();
-  }
-  ~Server() {
-    if (child_.running()) child_.terminate();
-    std::error_code ec;
-    fs::remove_all(tmp_, ec);
-  }
-  int stop() {
-    ::kill(child_.id(), SIGTERM);
-    child_.wait();
-    return child_.exit_code();
-  }
-  bool running() { return child_.running(); }
-  pid_t pid() const { return child_.id(); }
-  bool tmp_empty() const { return fs::is_empty(tmp_); }
-  nlohmann::json announce;
-  std::string listen;
+  explicit Server(const std::string& variant, int workers = 1)
+      : process_(IMAP_SELECT_BIN,
+                 {"serve", "--variant", variant, "--fixture", testing::fixture_dir(), "--params",
+                  "{\"workers\": " + std::to_string(workers) + "}", "--listen", "127.0.0.1:0"},
+                 "imap_select serve", "build the target scenario_imap_select", {{"TMPDIR", tmp_.path.string()}}),
+        announce(process_.announce()),
+        listen(process_.endpoint().to_string()) {}
+  int stop() { return process_.stop(std::chrono::seconds(10)); }
+  pid_t pid() const { return process_.pid(); }
+  bool tmp_empty() const { return fs::is_empty(tmp_.path); }
 
  private:
-  fs::path tmp_;
-  bp::ipstream out_;
-  bp::child child_;
+  TempDir tmp_;
+  perfgate::ServerProcess process_;
+
+ public:
+  const nlohmann::json announce;
+  const std::string listen;
 };
 
 struct RawSocket {
@@ -63,9 +63,8 @@ struct RawSocket {
   asio::ip::tcp::socket s{io};
   asio::streambuf buf;
   explicit RawSocket(const std::string& listen) {
-    const auto colon = listen.rfind(':');
-    s.connect({asio::ip::make_address(listen.substr(0, colon)),
-               static_cast<unsigned short>(std::stoi(listen.substr(colon + 1)))});
+    const perfgate::Endpoint at = perfgate::parse_endpoint(listen);
+    s.connect({asio::ip::make_address(at.host), at.port});
     line();  // greeting
   }
   void send(const std::string& bytes) { asio::write(s, asio::buffer(bytes)); }

@@ -52,13 +52,10 @@ void serve_http(const std::string& listen, const Handler& answer) {
   sigaddset(&stop, SIGTERM);
   sigaddset(&stop, SIGINT);
   pthread_sigmask(SIG_BLOCK, &stop, nullptr);
-  const auto colon = listen.rfind(':');
-  if (colon == std::string::npos) throw std::invalid_argument("--listen '" + listen + "': expected HOST:PORT");
-  const std::string host = listen.substr(0, colon);
+  const perfgate::Endpoint at = perfgate::parse_endpoint(listen);
   boost::asio::io_context io;
-  tcp::acceptor acceptor(
-      io, {boost::asio::ip::make_address(host), static_cast<unsigned short>(std::stoul(listen.substr(colon + 1)))});
-  perfgate::announce_listen(host, acceptor.local_endpoint().port());
+  tcp::acceptor acceptor(io, {boost::asio::ip::make_address(at.host), at.port});
+  perfgate::announce_listen(at.host, acceptor.local_endpoint().port());
   std::thread([&] {
     for (;;) {
       boost::beast::error_code ec;
