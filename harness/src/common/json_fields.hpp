@@ -1,8 +1,9 @@
 // The one reader of the fields of a JSON document perfgate reads strictly: a scenario manifest,
-// baseline.json, a batch plan, the shape of a results file. Every problem is a UsageError (exit 2)
-// shaped "FILE: path.field: problem", e.g. "s.json: variants[2].name: missing (a string)", so a
-// person can find the field and whoever adds one has a single idiom to follow. (The results codec
-// reads leniently after the shape is checked: store/codec_fields.hpp.)
+// baseline.json, a batch plan, a --debug-samples script, the shape of a results file. Every
+// problem is a UsageError (exit 2) shaped "FILE: path.field: problem", e.g. "s.json:
+// variants[2].name: missing (a string)", so a person can find the field and whoever adds one has
+// a single idiom to follow. (The results codec reads leniently after the shape is checked:
+// store/codec_fields.hpp.)
 //
 // A field that is null reads as absent for the typed readers (string, number, child, ...): JSON
 // writers spell "not given" both ways. `kinds` is the exception: there null is a kind of its own,

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/errors.hpp"
+#include "common/json_fields.hpp"
 #include "run/metric_specs.hpp"
 
 namespace perfgate::run {
@@ -31,76 +32,71 @@ const T& cycled(const std::vector<T>& list, int measured_round) {
   return list[static_cast<std::size_t>(measured_round - 1) % list.size()];
 }
 
-struct Reader {
-  std::string file;
-  UsageError fail(const std::string& field, const std::string& why) const {
-    return UsageError(file + ": " + field + ": " + why + " (--debug-samples; the format is in run/sample_script.hpp)");
-  }
+bool is_value(const json& v) { return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0; }
 
-  double value(const json& v, const std::string& at) const {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0)
-      throw fail(at, "must be a number >= 0, not " + v.dump());
-    return v.get<double>();
-  }
-
-  SampleScript::Values values(const json& v, const std::string& at) const {
-    SampleScript::Values out;
-    if (v.is_number()) {
-      out.list = {value(v, at)};
-    } else if (v.is_array()) {
-      if (v.empty()) throw fail(at, "must list at least one value");
-      for (std::size_t i = 0; i < v.size(); ++i) out.list.push_back(value(v[i], at + "[" + std::to_string(i) + "]"));
-    } else if (v.is_object()) {
-      for (const auto& [k, _] : v.items())
-        if (k != "median" && k != "spread" && k != "seed") throw fail(at + "." + k, "unknown (median, spread, seed)");
-      if (!v.contains("median")) throw fail(at + ".median", "missing");
-      out.median = value(v["median"], at + ".median");
-      out.spread = v.contains("spread") ? value(v["spread"], at + ".spread") : 0.0;
-      if (out.spread >= 1) throw fail(at + ".spread", "must be below 1 (a share of the median), or values go negative");
-      if (v.contains("seed")) {
-        if (!v["seed"].is_number_unsigned()) throw fail(at + ".seed", "must be an integer >= 0");
-        out.seed = v["seed"].get<std::uint64_t>();
-      }
-    } else {
-      throw fail(at, "must be a number, a list of numbers or {\"median\": M, \"spread\": S}");
+// VALUES: a number, a list of numbers, or {"median": M, "spread": S, "seed": K}.
+SampleScript::Values values_at(const FieldReader& r, const std::string& key) {
+  const json& v = r.required(key, "a number, a list of numbers or {\"median\": M, \"spread\": S}");
+  SampleScript::Values out;
+  if (v.is_number()) {
+    out.list = {r.number(key, Sign::kNonNegative)};
+  } else if (v.is_array()) {
+    if (v.empty()) r.fail(key, "must list at least one value");
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!is_value(v[i])) r.fail(FieldReader::index(key, i), "must be a number >= 0, not " + v[i].dump());
+      out.list.push_back(v[i].get<double>());
     }
-    return out;
+  } else if (v.is_object()) {
+    const FieldReader o = r.child(key);
+    o.allow_only({"median", "spread", "seed"});
+    out.median = o.number("median", Sign::kNonNegative);
+    out.spread = o.optional_number("spread", Sign::kNonNegative).value_or(0.0);
+    if (out.spread >= 1) o.fail("spread", "must be below 1 (a share of the median), or values go negative");
+    out.seed = o.optional_integer<std::uint64_t>("seed", 0);
+  } else {
+    r.fail(key, "must be a number, a list of numbers or {\"median\": M, \"spread\": S}");
   }
+  return out;
+}
 
-  template <typename T>
-  std::vector<T> list_of(const json& v, const std::string& at, bool (json::*is)() const, const char* what) const {
-    const json items = v.is_array() ? v : json::array({v});
-    if (items.empty()) throw fail(at, std::string("must list at least one ") + what);
-    std::vector<T> out;
-    for (const auto& x : items) {
-      if (!(x.*is)()) throw fail(at, std::string("must be ") + what + " or a list of them, not " + x.dump());
-      out.push_back(x.get<T>());
-    }
-    return out;
-  }
+// DIGEST (a string or a list of them) and CODES (an integer or a list of them).
+std::vector<std::string> digests_at(const FieldReader& r) {
+  return r.object().at("digest").is_array() ? r.non_empty_strings("digest") : std::vector{r.string("digest")};
+}
 
-  SampleScript::Variant variant(const json& v, const std::string& at) const {
-    if (!v.is_object() || v.empty()) throw fail(at, "must be an object of metrics, digest and exit_code");
-    SampleScript::Variant out;
-    for (const auto& [k, x] : v.items()) {
-      if (k == "digest")
-        out.digests = list_of<std::string>(x, at + ".digest", &json::is_string, "a string");
-      else if (k == "exit_code")
-        out.exit_codes = list_of<int>(x, at + ".exit_code", &json::is_number_integer, "an integer");
-      else
-        out.metrics[k] = values(x, at + "." + k);
-    }
-    return out;
+std::vector<int> exit_codes_at(const FieldReader& r) {
+  const json& v = r.object().at("exit_code");
+  if (!v.is_array()) return {r.integer<int>("exit_code", 0)};
+  if (v.empty()) r.fail("exit_code", "must list at least one exit status");
+  std::vector<int> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number_integer() || v[i].get<long long>() < 0)
+      r.fail(FieldReader::index("exit_code", i), "must be an integer >= 0, not " + v[i].dump());
+    out.push_back(v[i].get<int>());
   }
+  return out;
+}
 
-  std::map<std::string, SampleScript::Variant> scenario(const json& v, const std::string& at) const {
-    if (!v.is_object() || v.empty())
-      throw fail(at.empty() ? "(top level)" : at, "must be an object of variants (before, after, ...)");
-    std::map<std::string, SampleScript::Variant> out;
-    for (const auto& [name, x] : v.items()) out[name] = variant(x, (at.empty() ? "" : at + ".") + name);
-    return out;
+SampleScript::Variant variant_at(const FieldReader& r) {
+  if (r.keys().empty()) r.fail("must be an object of metrics, digest and exit_code");
+  SampleScript::Variant out;
+  for (const std::string& key : r.keys()) {
+    if (key == "digest")
+      out.digests = digests_at(r);
+    else if (key == "exit_code")
+      out.exit_codes = exit_codes_at(r);
+    else
+      out.metrics[key] = values_at(r, key);
   }
-};
+  return out;
+}
+
+std::map<std::string, SampleScript::Variant> scenario_at(const FieldReader& r) {
+  if (r.keys().empty()) r.fail("must be an object of variants (before, after, ...)");
+  std::map<std::string, SampleScript::Variant> out;
+  for (const std::string& name : r.keys()) out[name] = variant_at(r.child(name));
+  return out;
+}
 
 // A metric perfgate measures keeps its declaration (unit, direction, exactness), so scripted
 // figures are compared the way measured ones would be; any other is a program's own metric.
@@ -125,23 +121,21 @@ double SampleScript::Values::at(int measured_round, std::uint64_t default_seed) 
 }
 
 SampleScript SampleScript::load(const fs::path& file) {
-  const Reader r{file.string()};
   const auto text = try_read_file(file);
-  if (!text) throw UsageError(r.file + ": cannot read the --debug-samples script (does it exist?)");
-  const json doc = json::parse(*text, nullptr, false);
-  if (doc.is_discarded()) throw r.fail("(top level)", "not valid JSON");
-  if (!doc.is_object()) throw r.fail("(top level)", "must be an object");
+  if (!text) throw UsageError(file.string() + ": cannot read the --debug-samples script (does it exist?)");
+  const json doc = parse_document(*text, file.string(), "a --debug-samples script, run/sample_script.hpp");
+  const FieldReader top(doc, file.string());
   SampleScript s;
   s.file_ = file;
-  s.per_scenario_ = doc.contains("scenarios");
+  s.per_scenario_ = top.has("scenarios");
   if (!s.per_scenario_) {
-    s.scenarios_[""] = r.scenario(doc, "");
+    s.scenarios_[""] = scenario_at(top);
     return s;
   }
-  if (doc.size() != 1) throw r.fail("(top level)", "with \"scenarios\", nothing else: every variant is a scenario's");
-  const json& all = doc["scenarios"];
-  if (!all.is_object() || all.empty()) throw r.fail("scenarios", "must be an object of scenario names");
-  for (const auto& [name, v] : all.items()) s.scenarios_[name] = r.scenario(v, "scenarios." + name);
+  if (top.keys().size() != 1) top.fail("with \"scenarios\", nothing else: every variant is a scenario's");
+  const FieldReader all = top.child("scenarios");
+  if (all.keys().empty()) all.fail("must be an object of scenario names");
+  for (const std::string& name : all.keys()) s.scenarios_[name] = scenario_at(all.child(name));
   return s;
 }
 
