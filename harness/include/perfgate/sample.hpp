@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "perfgate/better.hpp"
 #include "perfgate/endpoint.hpp"  // announce_listen, parse_endpoint
 #include "perfgate/percentile.hpp"
 
@@ -173,7 +174,6 @@ class OutputLog {
 
 // --- the sample report ----------------------------------------------------------------
 
-enum class Better { Lower, Higher };
 // Exact: a count of the work (calls, rows, bytes, requests) that the same work gives on any CPU
 // with this core count; a baseline then compares it on every host class. Times are not.
 enum class Exact { No, Yes };
@@ -183,7 +183,7 @@ class Report {
   // One figure of this sample, measured inside the program.
   Report& metric(const std::string& name, double value, const std::string& unit, Better better = Better::Lower,
                  Exact exact = Exact::No) {
-    metrics_[name] = {{"value", value}, {"unit", unit}, {"better", better == Better::Lower ? "lower" : "higher"}};
+    metrics_[name] = {{"value", value}, {"unit", unit}, {"better", std::string(name_of(better))}};
     if (exact == Exact::Yes) metrics_[name]["exact"] = true;
     return *this;
   }

@@ -25,9 +25,9 @@ std::string error_of(const json& doc) {
 
 TEST(Manifest, DefaultsAndOrder) {
   auto m = catalog::parse_manifest(good(), "/x/demo/scenario.json");
-  EXPECT_EQ(m.kind, "batch");
-  EXPECT_EQ(m.policy, "improve");
-  EXPECT_EQ(m.fixture_kind, "none");
+  EXPECT_EQ(m.kind, catalog::ScenarioKind::Batch);
+  EXPECT_EQ(m.policy, catalog::Policy::Improve);
+  EXPECT_EQ(m.fixture_kind, catalog::FixtureKind::None);
   ASSERT_EQ(m.variants.size(), 3u);
   EXPECT_EQ(m.variants[0].name, "before");
   EXPECT_EQ(m.variants[1].name, "after");
@@ -62,6 +62,36 @@ TEST(Manifest, ErrorsNameTheFileAndField) {
   j = good();
   j["name"] = "bad name";
   EXPECT_NE(error_of(j).find("name: 'bad name' must be letters"), std::string::npos);
+}
+
+// Each kind is read once, here, into its enum; `perfgate ab`'s kind is no manifest's.
+TEST(Manifest, KindsAreReadIntoTheirEnums) {
+  auto j = good();
+  j["kind"] = "gbench";
+  j["policy"] = "no-regress";
+  j["fixture"] = {{"kind", "postgres"}};
+  j["lies"] = json::array({{{"name", "skip"}, {"args", {"--skip"}}, {"what", "w"}, {"caught_by", "exact:rows"}},
+                           {{"name", "wrong"}, {"args", {"--wrong"}}, {"what", "w"}, {"caught_by", "equivalence"}}});
+  const auto m = catalog::parse_manifest(j, "/x/demo/scenario.json");
+  EXPECT_EQ(m.kind, catalog::ScenarioKind::Gbench);
+  EXPECT_EQ(m.policy, catalog::Policy::NoRegress);
+  EXPECT_EQ(m.fixture_kind, catalog::FixtureKind::Postgres);
+  ASSERT_EQ(m.lies.size(), 2u);
+  EXPECT_EQ(m.lies[0].caught_by.gate, catalog::CaughtBy::Gate::Exact);
+  EXPECT_EQ(m.lies[0].caught_by.metric, "rows");
+  EXPECT_EQ(m.lies[0].caught_by.text(), "exact:rows");
+  EXPECT_EQ(m.lies[1].caught_by.gate, catalog::CaughtBy::Gate::Equivalence);
+  EXPECT_EQ(m.lies[1].caught_by.text(), "equivalence");
+
+  j = good();
+  j["kind"] = "ab";
+  EXPECT_EQ(error_of(j), "/x/demo/scenario.json: kind: 'ab' is not one of batch, service, gbench");
+  for (const char* wrong : {"exact:", "exact", "Equivalence", "equivalence:rows"}) {
+    j = good();
+    j["lies"] = json::array({{{"name", "l"}, {"args", {"--l"}}, {"what", "w"}, {"caught_by", wrong}}});
+    EXPECT_EQ(error_of(j), std::string("/x/demo/scenario.json: lies[0].caught_by: '") + wrong +
+                               "' is not \"equivalence\" or \"exact:<metric>\"");
+  }
 }
 
 TEST(Manifest, ServiceSectionsNameTheKey) {

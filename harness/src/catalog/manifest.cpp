@@ -94,9 +94,10 @@ Lie read_lie(const FieldReader& lr) {
     lr.fail("name", "'" + l.name + "' must be letters, digits, _ and -");
   l.args = lr.non_empty_strings("args", "strings appended to after's args (how the program is told to lie)");
   l.what = lr.string("what");
-  l.caught_by = lr.string("caught_by");
-  if (l.caught_by != "equivalence" && (l.exact_metric().empty() || l.caught_by.rfind("exact:", 0) != 0))
-    lr.fail("caught_by", "'" + l.caught_by + "' is not \"equivalence\" or \"exact:<metric>\"");
+  const std::string caught_by = lr.string("caught_by");
+  const std::optional<CaughtBy> parsed = CaughtBy::parse(caught_by);
+  if (!parsed) lr.fail("caught_by", "'" + caught_by + "' is not \"equivalence\" or \"exact:<metric>\"");
+  l.caught_by = *parsed;
   return l;
 }
 
@@ -147,14 +148,14 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.title = r.string("title", m.name);
   m.source = r.string("source", "");
   m.summary = r.string("summary", "");
-  m.kind = r.one_of("kind", {"batch", "service", "gbench"}, m.kind);
+  m.kind = r.enum_of("kind", m.kind, manifest_kinds());
   m.program = r.string("program");
   const FieldReader fixture = r.optional_child("fixture");
   if (!fixture.object().empty()) {
-    m.fixture_kind = fixture.one_of("kind", {"none", "files", "sqlite", "postgres"});
+    m.fixture_kind = fixture.enum_of<FixtureKind>("kind");
     m.fixture_version = fixture.optional_integer("version", 0).value_or(m.fixture_version);
   }
-  m.policy = r.one_of("policy", {"improve", "no-regress"}, m.policy);
+  m.policy = r.enum_of("policy", m.policy);
   m.primary_metric = r.string("primary_metric");
   const FieldReader guard = r.optional_child("guard");
   m.guard.metric = guard.string("metric", m.guard.metric);
@@ -170,7 +171,7 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   m.service = r.optional_child("service").object();
   m.workloads = r.optional_child("workloads").object();
   check_service_sections(m, r.file());
-  if (m.kind == "service")
+  if (m.kind == ScenarioKind::Service)
     for (std::size_t i = 0; i < m.variants.size(); ++i)
       if (!m.variants[i].workload.empty() && !m.workloads.contains(m.variants[i].workload))
         r.fail(FieldReader::index("variants", i) + ".workload", "no workload named '" + m.variants[i].workload + "'");

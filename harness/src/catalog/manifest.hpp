@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "catalog/kinds.hpp"
+
 namespace perfgate::catalog {
 
 namespace fs = std::filesystem;
@@ -42,11 +44,11 @@ struct Guard {
 
 // An AFTER that does less than BEFORE on purpose (docs/scenario-contract.md, "Lies"): run only
 // by `perfgate lies`, as `after` with `args` appended, and it must be caught as `caught_by`
-// says: "equivalence" (exit 3) or "exact:<metric>" (a count that differs from honest AFTER's).
+// says (catalog/kinds.hpp).
 struct Lie {
-  std::string name, what, caught_by;
+  std::string name, what;
+  CaughtBy caught_by;
   std::vector<std::string> args;
-  std::string exact_metric() const { return caught_by.rfind("exact:", 0) == 0 ? caught_by.substr(6) : ""; }
 };
 
 struct Profile {
@@ -59,11 +61,11 @@ struct Profile {
 struct Manifest {
   fs::path file, dir;
   std::string name, title, source, summary;
-  std::string kind = "batch";  // batch | service
+  ScenarioKind kind = ScenarioKind::Batch;  // never Ab: that is `perfgate ab`'s
   std::string program;
-  std::string fixture_kind = "none";  // none | files | sqlite | postgres
+  FixtureKind fixture_kind = FixtureKind::None;
   int fixture_version = 1;
-  std::string policy = "improve";
+  Policy policy = Policy::Improve;
   std::string primary_metric;
   Guard guard;
   std::string cpus = "1";  // a count or "all"

@@ -16,7 +16,7 @@ void add_list_command(CLI::App& app) {
     for (const auto& m : all) {
       std::string profiles;
       for (const auto& p : m.profile_names()) profiles += (profiles.empty() ? "" : ",") + p;
-      rows.push_back({m.name, m.source, m.kind, profiles, m.title});
+      rows.push_back({m.name, m.source, std::string(name_of(m.kind)), profiles, m.title});
     }
     std::vector<std::size_t> w(rows[0].size(), 0);
     for (const auto& r : rows)

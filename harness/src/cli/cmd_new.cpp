@@ -140,6 +140,12 @@ void new_scenario(const std::string& name, const std::string& kind, const std::s
     if (line.rfind("    ", 0) == 0) std::cout << line << "\n";
 }
 
+std::vector<std::string> kind_names() {
+  std::vector<std::string> out;
+  for (const catalog::ScenarioKind k : catalog::manifest_kinds()) out.emplace_back(name_of(k));
+  return out;
+}
+
 }  // namespace
 
 void add_new_command(CLI::App& app) {
@@ -149,7 +155,7 @@ void add_new_command(CLI::App& app) {
   auto out = std::make_shared<std::string>();
   cmd->add_option("name", *name, "The scenario's name: letters, digits and _, starting with a letter")->required();
   cmd->add_option("--kind", *kind, "batch (one run per sample), service (serve + the load generator) or gbench")
-      ->check(CLI::IsMember({"batch", "service", "gbench"}))
+      ->check(CLI::IsMember(kind_names()))
       ->capture_default_str();
   cmd->add_option("--out", *out,
                   "The catalog to write DIR/NAME into (default: scenarios/ of the perfgate source tree around the "

@@ -74,7 +74,7 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
     if (!measures->empty()) {
       for (const auto& m : *measures) run::check_counting_measure(m);
       for (auto& s : plan.scenarios) {
-        if (s.manifest.kind != "batch") continue;
+        if (s.manifest.kind != catalog::ScenarioKind::Batch) continue;
         for (const auto& m : *measures)
           if (std::find(s.manifest.measure.begin(), s.manifest.measure.end(), m) == s.manifest.measure.end())
             s.manifest.measure.push_back(m);

@@ -21,10 +21,11 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
   cmd->add_option("--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")->check(CLI::Range(0, 1000));
   cmd->add_option("--timeout", o.timeout_s, "Seconds one sample may take before it is killed (default 600)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--policy", o.policy,
-                  "improve: AFTER must be significantly better; no-regress: AFTER must not be "
-                  "significantly worse (ab default; scenarios: their manifest's)")
-      ->check(CLI::IsMember({"improve", "no-regress"}));
+  cmd->add_option_function<std::string>(
+         "--policy", [&o](const std::string& p) { o.policy = from_name<catalog::Policy>(p); },
+         "improve: AFTER must be significantly better; no-regress: AFTER must not be "
+         "significantly worse (ab default; scenarios: their manifest's)")
+      ->check(CLI::IsMember(all_names<catalog::Policy>()));
   cmd->add_option_function<double>(
          "--noise", [&o](double pct) { o.noise = pct / 100.0; },
          "Noise band in percent: a change inside ±PCT is never a verdict (default 2)")

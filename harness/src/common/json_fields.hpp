@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "perfgate/enum_names.hpp"
+
 namespace perfgate {
 
 // JSON kinds, or-ed together for a field that may be one of several (kNumber | kNull).
@@ -68,6 +70,18 @@ class FieldReader {
   std::string one_of(const std::string& key, const std::vector<std::string>& allowed) const;
   std::string one_of(const std::string& key, const std::vector<std::string>& allowed,
                      const std::string& fallback) const;
+  // An enum written by its name (perfgate/enum_names.hpp), as one_of above; `allowed` narrows
+  // the names this document may use (default: every one).
+  template <typename E>
+  E enum_of(const std::string& key, const std::vector<E>& allowed = all_values<E>()) const {
+    std::vector<std::string> words;
+    for (E value : allowed) words.emplace_back(name_of(value));
+    return *from_name<E>(one_of(key, words));
+  }
+  template <typename E>
+  E enum_of(const std::string& key, E fallback, const std::vector<E>& allowed = all_values<E>()) const {
+    return has(key) ? enum_of<E>(key, allowed) : fallback;
+  }
   // Absent: none. `noun` says what the strings are in "must be an array of NOUN".
   std::vector<std::string> strings(const std::string& key, const std::string& noun = "strings") const;
   std::vector<std::string> non_empty_strings(const std::string& key, const std::string& noun = "strings") const;

@@ -55,14 +55,14 @@ std::string describe(const ShiftTest& t) {
 }
 
 // Toward the bad side: +x is worse whichever way the metric points.
-double bad(double log_change, const std::string& better) { return better == "higher" ? -log_change : log_change; }
+double bad(double log_change, Better better) { return better == Better::Higher ? -log_change : log_change; }
 
 // Worse or better only when significant and wholly outside the band, on that side.
-std::string decide(const ShiftTest& t, double alpha, double tolerance, const std::string& better) {
+std::string decide(const ShiftTest& t, double alpha, double tolerance, Better better) {
   if (!(t.p_adjusted < alpha)) return "no significant change";
   const bool up = t.ci[0] > 1 + tolerance, down = t.ci[1] < 1 - tolerance;
   if (!up && !down) return "no significant change";
-  const bool lower_is_better = better != "higher";
+  const bool lower_is_better = better == Better::Lower;
   return (up == lower_is_better) ? "worse" : "better";
 }
 
@@ -205,7 +205,8 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
     } else if (b->variant != e.variant || b->compare_to != e.compare_to) {
       c.why = "the entry compares " + b->variant + "/" + b->compare_to + ", this run " + e.variant + "/" + e.compare_to;
     } else if (b->better != e.better) {
-      c.why = "the entry says " + b->better + " is better, this run " + e.better;
+      c.why = "the entry says " + std::string(name_of(b->better)) + " is better, this run " +
+              std::string(name_of(e.better));
     } else {
       c.entry = *b;
       if (b->tolerance) c.tolerance = *b->tolerance;
@@ -246,7 +247,7 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
       if (absolute) {
         t.verdict = decide(t, o.alpha, fam[i]->tolerance, fam[i]->now.better);
       } else {
-        const std::string& dir = fam[i]->now.better;
+        const Better dir = fam[i]->now.better;
         // Better: the whole prediction interval beyond the band on the good side (reported only).
         const double worst = std::max(bad(std::log(t.ci[0]), dir), bad(std::log(t.ci[1]), dir));
         t.verdict = t.p_adjusted < o.alpha                   ? "worse"
@@ -259,7 +260,7 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
 }
 
 model::GateResult baseline_gate(const BaselineCheck& c) {
-  model::GateResult g{"baseline", "baseline on " + c.now.metric};
+  model::GateResult g{model::GateKind::Baseline, "baseline on " + c.now.metric};
   g.metric = c.now.metric;
   const std::string now =
       c.now.variant + "/" + c.now.compare_to + " " + c.now.metric + " " + format_ratio(c.now.ratio, c.now.ci);

@@ -76,21 +76,21 @@ model::GateResult EquivalenceGate::result() const {
   // Nothing finished to set beside a first sample (every one timed out or the run broke):
   // that says nothing about the work, so it is no pass.
   if (!failure_ && compared_ == 0)
-    return {"equivalence", "same work", std::nullopt,
+    return {model::GateKind::Equivalence, "same work", std::nullopt,
             refs_.empty() ? "not compared: no sample finished" : "not compared: no sample finished beside the first"};
   std::string detail =
       failure_ ? *failure_
                : std::to_string(compared_) + " samples compared with the first, all equal" +
                      (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
-  return {"equivalence", "same work", !failure_.has_value(), detail};
+  return {model::GateKind::Equivalence, "same work", !failure_.has_value(), detail};
 }
 
 model::GateResult ResponseGate::result() const {
   const auto& failure = book_.failure();
   if (!failure && book_.compared() == 0)
-    return {"equivalence", "same responses", std::nullopt,
+    return {model::GateKind::Equivalence, "same responses", std::nullopt,
             "not compared: no answer beside a first one; " + book_.summary()};
-  return {"equivalence", "same responses", !failure.has_value(), failure ? *failure : book_.summary()};
+  return {model::GateKind::Equivalence, "same responses", !failure.has_value(), failure ? *failure : book_.summary()};
 }
 
 }  // namespace perfgate::gate

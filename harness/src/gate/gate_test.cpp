@@ -23,8 +23,7 @@ run::SampleFiles output(const TempDir& d, const std::string& name, const std::st
   std::ofstream(f.output_path) << text;
   return f;
 }
-model::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v,
-                             const std::string& better = "lower") {
+model::Comparison comparison(double ratio, double lo, double hi, stats::Verdict v, Better better = Better::Lower) {
   model::Comparison c;
   c.variant = "after";
   c.baseline = "before";
@@ -79,11 +78,12 @@ TEST(Policy, ImproveNeedsABetterVerdict) {
   auto better = comparison(0.5, 0.45, 0.55, stats::Verdict::Better);
   auto same = comparison(0.99, 0.95, 1.03, stats::Verdict::NoChange);
   auto worse = comparison(1.3, 1.2, 1.4, stats::Verdict::Worse);
-  EXPECT_TRUE(gate::policy_gate(&better, "wall_ms", "improve").passed.value());
-  EXPECT_FALSE(gate::policy_gate(&same, "wall_ms", "improve").passed.value());
-  EXPECT_TRUE(gate::policy_gate(&same, "wall_ms", "no-regress").passed.value());
-  EXPECT_FALSE(gate::policy_gate(&worse, "wall_ms", "no-regress").passed.value());
-  EXPECT_FALSE(gate::policy_gate(nullptr, "wall_ms", "no-regress").passed.value());
+  using catalog::Policy;
+  EXPECT_TRUE(gate::policy_gate(&better, "wall_ms", Policy::Improve).passed.value());
+  EXPECT_FALSE(gate::policy_gate(&same, "wall_ms", Policy::Improve).passed.value());
+  EXPECT_TRUE(gate::policy_gate(&same, "wall_ms", Policy::NoRegress).passed.value());
+  EXPECT_FALSE(gate::policy_gate(&worse, "wall_ms", Policy::NoRegress).passed.value());
+  EXPECT_FALSE(gate::policy_gate(nullptr, "wall_ms", Policy::NoRegress).passed.value());
 }
 
 TEST(Claims, JudgedOnTheWholeInterval) {

@@ -109,12 +109,12 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
 
 namespace {
 bool guard_worse(const model::Comparison& c, double band) {
-  return c.better == "higher" ? c.r.ci.hi < 1 - band : c.r.ci.lo > 1 + band;
+  return c.better == Better::Higher ? c.r.ci.hi < 1 - band : c.r.ci.lo > 1 + band;
 }
 }  // namespace
 
 bool guard_decided(const model::Comparison& c, double band) {
-  const bool higher = c.better == "higher";
+  const bool higher = c.better == Better::Higher;
   const bool within = higher ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
   // No sign of any slowdown (the interval reaches 1): nothing for more rounds to settle, and
   // waiting on it would keep a noisy-wall A/A pair running to its budget.
@@ -123,7 +123,7 @@ bool guard_decided(const model::Comparison& c, double band) {
 }
 
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {
-  model::GateResult g{"guard", "no regress on " + guard.metric};
+  model::GateResult g{model::GateKind::Guard, "no regress on " + guard.metric};
   g.metric = guard.metric;
   g.band = band;
   if (!c) {

@@ -32,7 +32,7 @@ model::Comparison wall(double ratio, double lo, double hi) {
   c.variant = "after";
   c.baseline = "before";
   c.metric = "wall_ms";
-  c.better = "lower";
+  c.better = Better::Lower;
   c.r.ratio = ratio;
   c.r.ci = {lo, hi};
   return c;

@@ -13,7 +13,7 @@
 namespace perfgate::gate {
 
 // `primary` is null when the metric was never measured (a crash before two rounds).
-model::GateResult policy_gate(const model::Comparison* primary, const std::string& metric, const std::string& policy);
+model::GateResult policy_gate(const model::Comparison* primary, const std::string& metric, catalog::Policy policy);
 
 model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim);
 

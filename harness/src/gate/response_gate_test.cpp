@@ -19,7 +19,7 @@ TEST(ResponseGate, DetailSaysWhatWasCheckedWhenEveryAnswerAgreed) {
   g.book().answer("/a", 1, 200, kAlpha, "alpha");
   const auto r = g.result();
   EXPECT_TRUE(r.passed.value());
-  EXPECT_EQ(r.kind, "equivalence");
+  EXPECT_EQ(r.kind, model::GateKind::Equivalence);
   EXPECT_NE(r.detail.find("3 answers of 1 paths checked"), std::string::npos) << r.detail;
 }
 

@@ -73,11 +73,10 @@ std::string verdict_text(stats::Verdict v) {
 
 // The one verdict rule of the project (stats::decide): significant after correction and the
 // interval wholly outside the noise band.
-std::string verdict_of(const std::array<double, 2>& ci, double p_adjusted, const std::string& better,
-                       const DiffOptions& opt) {
+std::string verdict_of(const std::array<double, 2>& ci, double p_adjusted, Better better, const DiffOptions& opt) {
   stats::PairedRatio interval;
   interval.ci = {ci[0], ci[1]};
-  return verdict_text(stats::decide(interval, p_adjusted, opt.alpha, opt.noise, better_of(better)));
+  return verdict_text(stats::decide(interval, p_adjusted, opt.alpha, opt.noise, better));
 }
 
 std::vector<std::string> metrics_to_show(const model::ScenarioResult& s, const DiffOptions& opt) {
@@ -106,11 +105,10 @@ std::optional<DiffRow> diff_row(const model::ScenarioResult& so, const model::Sc
   r.variant = variant;
   r.metric = metric;
   r.gated = metric == so.primary_metric;
-  r.better = "lower";
   if (auto v = so.summaries.find(variant); v != so.summaries.end())
     if (auto m = v->second.find(metric); m != v->second.end()) {
       r.unit = m->second.unit;
-      r.better = m->second.better.empty() ? "lower" : m->second.better;
+      r.better = m->second.better;
     }
   r.n_old = a.size();
   r.n_new = b.size();
@@ -371,7 +369,7 @@ json to_json(const RunDiff& d) {
                     {"variant", r.variant},
                     {"metric", r.metric},
                     {"unit", r.unit},
-                    {"better", r.better},
+                    {"better", name_of(r.better)},
                     {"gated", r.gated},
                     {"n_old", r.n_old},
                     {"n_new", r.n_new},

@@ -36,7 +36,8 @@ struct DiffOptions {
 };
 
 struct DiffRow {
-  std::string scenario, profile, variant, metric, unit, better;
+  std::string scenario, profile, variant, metric, unit;
+  Better better = Better::Lower;
   bool gated = false;  // the scenario's primary metric
   std::size_t n_old = 0, n_new = 0;
   double old_median = 0, new_median = 0, old_spread = 0, new_spread = 0;  // spread: MAD / median

@@ -26,7 +26,7 @@ model::ResultsDoc results(const std::vector<double>& after_cpu, const std::strin
       s.samples.push_back(x);
     }
   s.summaries["after"]["cpu_ms"].unit = "ms";
-  s.summaries["after"]["cpu_ms"].better = "lower";
+  s.summaries["after"]["cpu_ms"].better = perfgate::Better::Lower;
   model::ResultsDoc d;
   d.run.commit = "c";
   d.host.fingerprint = host;

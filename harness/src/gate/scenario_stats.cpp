@@ -8,10 +8,6 @@
 namespace perfgate::gate {
 
 using model::Comparison;
-using stats::Better;
-
-Better better_of(const std::string& s) { return s == "higher" ? Better::Higher : Better::Lower; }
-
 model::Summaries summarize_samples(const std::vector<run::Sample>& samples) {
   std::map<std::string, std::map<std::string, std::vector<double>>> values;
   model::Summaries out;
@@ -101,7 +97,7 @@ void decide_family(const std::vector<Comparison*>& family, double alpha, double 
   std::vector<double> adjusted = stats::holm(p);
   for (std::size_t i = 0; i < family.size(); ++i) {
     family[i]->p_adjusted = adjusted[i];
-    family[i]->verdict = stats::decide(family[i]->r, adjusted[i], alpha, noise, better_of(family[i]->better));
+    family[i]->verdict = stats::decide(family[i]->r, adjusted[i], alpha, noise, family[i]->better);
     family[i]->alpha_corrected = alpha / static_cast<double>(family.size());
     if (family[i]->r.log_scale)
       family[i]->detectable_effect =
@@ -112,7 +108,7 @@ void decide_family(const std::vector<Comparison*>& family, double alpha, double 
 void decide_exploratory(const std::vector<Comparison*>& comparisons, double alpha, double noise) {
   for (auto* c : comparisons) {
     c->p_adjusted = c->r.p_wilcoxon;
-    c->verdict = stats::decide(c->r, c->p_adjusted, alpha, noise, better_of(c->better));
+    c->verdict = stats::decide(c->r, c->p_adjusted, alpha, noise, c->better);
     c->alpha_corrected = alpha;
     if (c->r.log_scale) c->detectable_effect = stats::detectable_effect(c->r.log_ratios, alpha, noise);
   }

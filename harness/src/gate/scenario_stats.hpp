@@ -34,8 +34,6 @@ void decide_family(const std::vector<model::Comparison*>& family, double alpha, 
 // would hide every effect — and the results say so (p_wilcoxon_adjusted == p_wilcoxon).
 void decide_exploratory(const std::vector<model::Comparison*>& comparisons, double alpha, double noise);
 
-stats::Better better_of(const std::string& s);
-
 // A metric declared exact must take one value over a variant's measured rounds. One that does
 // not is a bug in the program or in its declaration: it is named (the returned notes) and its
 // comparisons lose exactness for this run, so no baseline compares it across host classes.

@@ -14,7 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "catalog/kinds.hpp"
+#include "perfgate/better.hpp"
 #include "run/sample.hpp"
+#include "run/stop_reason.hpp"
 #include "stats/paired.hpp"
 #include "stats/summary.hpp"
 #include "stats/verdict.hpp"
@@ -23,7 +26,9 @@ namespace perfgate::model {
 
 struct MetricSummary {
   stats::Summary s;
-  std::string unit, better, source;
+  std::string unit;
+  Better better = Better::Lower;
+  std::string source;
   bool exact = false;  // declared exact (run::MetricValue::exact)
 };
 // variant → metric → summary, over measured (non-warm-up) samples.
@@ -31,7 +36,8 @@ using Summaries = std::map<std::string, std::map<std::string, MetricSummary>>;
 
 // One metric of one variant against its compare_to, paired by round.
 struct Comparison {
-  std::string variant, baseline, metric, unit, better;
+  std::string variant, baseline, metric, unit;
+  Better better = Better::Lower;
   bool gated = false;
   // Both sides declared the metric exact: host-independent (run::MetricValue::exact). None: a
   // results file from before metrics were declared says nothing.
@@ -46,13 +52,23 @@ struct Comparison {
   std::optional<double> detectable_effect;
 };
 
-// One gate's decision: equivalence, policy, guard, claim or baseline. `passed` is empty when
-// there was nothing to decide on (no comparable baseline): never a pass.
+enum class GateKind { Equivalence, Policy, Guard, Claim, Baseline };
+constexpr std::array<std::pair<GateKind, std::string_view>, 5> names(GateKind) {
+  return {{{GateKind::Equivalence, "equivalence"},
+           {GateKind::Policy, "policy"},
+           {GateKind::Guard, "guard"},
+           {GateKind::Claim, "claim"},
+           {GateKind::Baseline, "baseline"}}};
+}
+
+// One gate's decision. `passed` is empty when there was nothing to decide on (no comparable
+// baseline): never a pass.
 struct GateResult {
   GateResult() = default;
-  GateResult(std::string kind_, std::string name_, std::optional<bool> passed_ = std::nullopt, std::string detail_ = {})
-      : kind(std::move(kind_)), name(std::move(name_)), passed(passed_), detail(std::move(detail_)) {}
-  std::string kind, name;
+  GateResult(GateKind kind_, std::string name_, std::optional<bool> passed_ = std::nullopt, std::string detail_ = {})
+      : kind(kind_), name(std::move(name_)), passed(passed_), detail(std::move(detail_)) {}
+  GateKind kind = GateKind::Equivalence;
+  std::string name;
   std::optional<bool> passed;
   std::string detail;
   std::optional<double> band;  // guard: the noise band the guard metric may move within
@@ -89,7 +105,8 @@ struct AcceptedRun {
 struct BaselineEntry {
   std::string scenario, profile, metric;
   std::string variant = "after", compare_to = "before";
-  std::string unit, better = "lower";
+  std::string unit;
+  Better better = Better::Lower;
   // The metric is declared exact: compared on every host class with the same core count. None:
   // not said (a results file or entry from before metrics were declared).
   std::optional<bool> exact;
@@ -158,8 +175,10 @@ struct Excluded {
   std::string what, why;
 };
 
-// Why the rounds stopped, after how many, and the rounds at which the looks fell.
+// Why the rounds stopped (run/stop_reason.hpp: the kind, none for words of no known kind, and
+// the words), after how many, and the rounds at which the looks fell.
 struct Stop {
+  std::optional<run::StopKind> kind;
   std::string reason;
   int rounds = 0;
   std::vector<int> looks;
@@ -205,7 +224,11 @@ struct PostgresInfo {
 // optional section is absent from the file when empty; `other` keeps whatever else a file
 // read held, so a file read and written back is equal.
 struct ScenarioResult {
-  std::string name, profile, kind, policy, primary_metric;
+  std::string name, profile;
+  // None: a file that does not say (written back without the key).
+  std::optional<catalog::ScenarioKind> kind;
+  std::optional<catalog::Policy> policy;
+  std::string primary_metric;
   std::string title, source, summary;      // the manifest's words
   std::vector<std::string> variant_names;  // in run order, as in `variants`
   std::vector<VariantInfo> variants;
@@ -274,7 +297,7 @@ struct ScenarioResult {
   }
   bool equivalence_failed() const {
     for (const auto& g : gates)
-      if (g.kind == "equivalence" && g.failed()) return true;
+      if (g.kind == GateKind::Equivalence && g.failed()) return true;
     return false;
   }
 };

@@ -40,8 +40,9 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
   std::vector<ScenarioPlan> kept;
   for (auto& sp : rp.scenarios) {
     const auto& m = sp.manifest;
-    if (m.kind != "batch") {
-      notes.push_back(m.name + ": skipped: --against compares batch scenarios (this one is " + m.kind + ")");
+    if (m.kind != catalog::ScenarioKind::Batch) {
+      notes.push_back(m.name + ": skipped: --against compares batch scenarios (this one is " +
+                      std::string(name_of(m.kind)) + ")");
       continue;
     }
     const catalog::Manifest* om = nullptr;
@@ -70,7 +71,7 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
     sp.program_of["before"] = resolved;
     sp.run_as["before"] = "after";
     sp.claims.clear();
-    sp.policy = o.policy.value_or("no-regress");
+    sp.policy = o.policy.value_or(catalog::Policy::NoRegress);
     kept.push_back(std::move(sp));
   }
   rp.scenarios = std::move(kept);

@@ -35,7 +35,7 @@ void read_options(const FieldReader& o, RunOptions& d) {
   d.max_time_s = o.optional_number("max_time_s", Sign::kPositive);
   d.timeout_s = o.optional_number("timeout_s", Sign::kPositive);
   d.seed = o.optional_integer<std::uint64_t>("seed", 0);
-  if (o.has("policy")) d.policy = o.one_of("policy", {"improve", "no-regress"});
+  if (o.has("policy")) d.policy = o.enum_of<catalog::Policy>("policy");
 }
 
 }  // namespace

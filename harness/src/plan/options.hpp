@@ -5,13 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "catalog/kinds.hpp"
+
 namespace perfgate::plan {
 
 struct RunOptions {
   std::string profile = "quick";
   std::optional<int> min_rounds, max_rounds, warmup;
   std::optional<double> max_time_s, timeout_s;
-  std::optional<std::string> policy;
+  std::optional<catalog::Policy> policy;
   double noise = 0.02;  // the noise band, as a fraction (--noise takes a percentage)
   double alpha = 0.05;
   std::optional<std::uint64_t> seed;

@@ -65,7 +65,7 @@ json RunPlan::options_json() const {
     j["max_time_s"] = s.max_time_s;
     j["timeout_s"] = s.timeout_s;
     j["cpus"] = s.cpus;
-    j["policy"] = s.policy;
+    j["policy"] = name_of(s.policy);
     if (s.duet) j["duet"] = true;
     if (s.look_budget_s > 0) j["look_budget_s"] = s.look_budget_s;
   }
@@ -118,7 +118,7 @@ void finish(RunPlan& rp, const RunOptions& o) {
   // not resolve anything (detectable_effect null).
   const int needed = min_decidable_rounds(rp.alpha, rp.looks_per_scenario, std::max(1, rp.gated_total));
   for (const auto& s : rp.scenarios)
-    if (s.policy == "improve" && s.max_rounds < needed)
+    if (s.policy == catalog::Policy::Improve && s.max_rounds < needed)
       throw UsageError((s.manifest.file.empty() ? s.manifest.name : s.manifest.file.string()) + ": profile " +
                        s.profile + ": max_rounds " + std::to_string(s.max_rounds) +
                        " can never decide an improvement: a rank test inside this run's family (" +
@@ -199,10 +199,10 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
   ScenarioPlan s;
   s.manifest.name = name;
   s.manifest.title = name;
-  s.manifest.kind = "ab";
+  s.manifest.kind = catalog::ScenarioKind::Ab;
   s.manifest.program = before_argv.at(0);
   s.manifest.primary_metric = metric;
-  s.manifest.policy = "no-regress";
+  s.manifest.policy = catalog::Policy::NoRegress;
   catalog::Variant before, after;
   before.name = "before";
   after.name = "after";
@@ -210,7 +210,7 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
   s.variants = {before, after};
   s.manifest.variants = s.variants;
   s.profile = "ab";
-  s.policy = o.policy.value_or("no-regress");
+  s.policy = o.policy.value_or(catalog::Policy::NoRegress);
   apply_rounds(s, nullptr, o);
   if (!o.max_rounds && !o.max_time_s) {
     s.min_rounds = o.min_rounds.value_or(kAbBudgetedMinRounds);

@@ -19,7 +19,7 @@ struct ScenarioPlan {
   std::string profile;
   json params = json::object();
   std::vector<catalog::Variant> variants;  // those that run at this profile; before, after first
-  std::string policy;
+  catalog::Policy policy = catalog::Policy::Improve;
   int min_rounds = 8, max_rounds = 30, warmup = 1;
   double max_time_s = 0, timeout_s = 600;
   std::vector<int> looks;

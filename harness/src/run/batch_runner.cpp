@@ -247,19 +247,17 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
       for (const auto& s : out.samples)
         if (!s.warmup) measured.push_back(s);
       if (hooks.should_stop && hooks.should_stop(measured, static_cast<int>(next_look))) {
-        out.stop_reason =
-            "clear at look " + std::to_string(next_look + 1) + " (round " + std::to_string(out.rounds) + ")";
+        out.stop = StopReason::clear_at_look(static_cast<int>(next_look) + 1, out.rounds);
         return;
       }
       ++next_look;
     }
     if (out_of_time) {
-      out.stop_reason = "max time (" + std::to_string(static_cast<int>(plan.max_time_s)) + " s) after round " +
-                        std::to_string(out.rounds);
+      out.stop = StopReason::max_time(static_cast<int>(plan.max_time_s), out.rounds);
       return;
     }
   }
-  out.stop_reason = "max rounds (" + std::to_string(plan.max_rounds) + ")";
+  out.stop = StopReason::max_rounds(plan.max_rounds);
 }
 
 }  // namespace perfgate::run

@@ -11,6 +11,7 @@
 #include "common/files.hpp"
 #include "measure/cgroup.hpp"
 #include "run/sample.hpp"
+#include "run/stop_reason.hpp"
 
 namespace perfgate::run {
 
@@ -61,7 +62,7 @@ struct BatchHooks {
 struct BatchOutcome {
   std::vector<Sample> samples;  // filled as samples complete, so it holds them after a throw
   int rounds = 0;               // measured rounds completed
-  std::string stop_reason;
+  StopReason stop;
   std::vector<int> looks_taken;
 };
 

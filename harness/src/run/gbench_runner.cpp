@@ -122,14 +122,14 @@ GbenchRun pair_gbench_output(const json& doc) {
         cpu += r.cpu_ns;
         const std::string prefix = several ? base + ":" : "";
         if (several) {
-          s.metrics[prefix + "real_time"] = {r.real_ns, "ns", "lower", "gbench"};
-          s.metrics[prefix + "cpu_time"] = {r.cpu_ns, "ns", "lower", "gbench"};
+          s.metrics[prefix + "real_time"] = {r.real_ns, "ns", Better::Lower, "gbench"};
+          s.metrics[prefix + "cpu_time"] = {r.cpu_ns, "ns", Better::Lower, "gbench"};
         }
         for (const auto& [name, v] : r.counters)
-          s.metrics[prefix + name] = {v, counter_unit(name), "higher", "gbench-counter"};
+          s.metrics[prefix + name] = {v, counter_unit(name), Better::Higher, "gbench-counter"};
       }
-      s.metrics["real_time"] = {real, "ns", "lower", "gbench"};
-      s.metrics["cpu_time"] = {cpu, "ns", "lower", "gbench"};
+      s.metrics["real_time"] = {real, "ns", Better::Lower, "gbench"};
+      s.metrics["cpu_time"] = {cpu, "ns", Better::Lower, "gbench"};
       g.samples.push_back(std::move(s));
     }
   }

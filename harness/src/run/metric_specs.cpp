@@ -8,53 +8,53 @@ namespace {
 // Per-phase and per-server figures are declared by their suffix (startup_server_cpu_ms, ...).
 const MetricSpec kSpecs[] = {
     // time and CPU: host-dependent
-    {"wall_ms", "ms", "lower", false},
-    {"cpu_ms", "ms", "lower", false},
-    {"user_ms", "ms", "lower", false},
-    {"sys_ms", "ms", "lower", false},
-    {"cpu_wait_ms", "ms", "lower", false},
-    {"server_cpu_ms", "ms", "lower", false},
-    {"total_cpu_ms", "ms", "lower", false},
-    {"startup_ms", "ms", "lower", false},
-    {"server_cpu_us_per_request", "us", "lower", false},
-    {"rps", "req/s", "higher", false},
-    {"latency_p50_ms", "ms", "lower", false},
-    {"latency_p99_ms", "ms", "lower", false},
-    {"server_mem_peak_mib", "MiB", "lower", false},
+    {"wall_ms", "ms", Better::Lower, false},
+    {"cpu_ms", "ms", Better::Lower, false},
+    {"user_ms", "ms", Better::Lower, false},
+    {"sys_ms", "ms", Better::Lower, false},
+    {"cpu_wait_ms", "ms", Better::Lower, false},
+    {"server_cpu_ms", "ms", Better::Lower, false},
+    {"total_cpu_ms", "ms", Better::Lower, false},
+    {"startup_ms", "ms", Better::Lower, false},
+    {"server_cpu_us_per_request", "us", Better::Lower, false},
+    {"rps", "req/s", Better::Higher, false},
+    {"latency_p50_ms", "ms", Better::Lower, false},
+    {"latency_p99_ms", "ms", Better::Lower, false},
+    {"server_mem_peak_mib", "MiB", Better::Lower, false},
     // memory peaks: the page cache, the allocator's arenas and the kernel's accounting move them
-    {"peak_rss_kib", "KiB", "lower", false},
-    {"maxrss_kib", "KiB", "lower", false},
+    {"peak_rss_kib", "KiB", Better::Lower, false},
+    {"maxrss_kib", "KiB", Better::Lower, false},
     // scheduling: the machine's, not the program's
-    {"ctx_voluntary", "count", "lower", false},
-    {"ctx_involuntary", "count", "lower", false},
+    {"ctx_voluntary", "count", Better::Lower, false},
+    {"ctx_involuntary", "count", Better::Lower, false},
     // a service window's answers depend on how fast the server is
-    {"errors", "count", "lower", false},
-    {"responses", "count", "higher", false},
-    {"hit_ratio", "ratio", "higher", false},
+    {"errors", "count", Better::Lower, false},
+    {"responses", "count", Better::Higher, false},
+    {"hit_ratio", "ratio", Better::Higher, false},
     // the program's own read/write calls (/proc/<pid>/io): the work itself
-    {"syscr", "count", "lower", true},
-    {"syscw", "count", "lower", true},
-    {"syscalls", "count", "lower", true},
+    {"syscr", "count", Better::Lower, true},
+    {"syscw", "count", Better::Lower, true},
+    {"syscalls", "count", Better::Lower, true},
     // its bytes through them include what it prints, and a report line of times varies in
     // length from run to run (dto_mapping's wchar_kib: 3010.2334-3010.2422 over 12 rounds)
-    {"rchar_kib", "KiB", "lower", false},
-    {"wchar_kib", "KiB", "lower", false},
+    {"rchar_kib", "KiB", Better::Lower, false},
+    {"wchar_kib", "KiB", Better::Lower, false},
     // the counting run's allocations (preload/libperfgate_alloc)
-    {"allocs", "count", "lower", true},
-    {"alloc_bytes", "bytes", "lower", true},
-    {"frees", "count", "lower", true},
-    {"peak_heap_bytes", "bytes", "lower", true},
-    {"live_heap_bytes", "bytes", "lower", true},
+    {"allocs", "count", Better::Lower, true},
+    {"alloc_bytes", "bytes", Better::Lower, true},
+    {"frees", "count", Better::Lower, true},
+    {"peak_heap_bytes", "bytes", Better::Lower, true},
+    {"live_heap_bytes", "bytes", Better::Lower, true},
     // cachegrind's Ir: host-dependent (CPU-specific string functions)
-    {"instructions", "count", "lower", false},
+    {"instructions", "count", Better::Lower, false},
 };
 
 const MetricSpec kPhaseServerSpecs[] = {
-    {"_server_cpu_ms", "ms", "lower", false},        {"_server_user_ms", "ms", "lower", false},
-    {"_server_sys_ms", "ms", "lower", false},        {"_server_rss_mean_mib", "MiB", "lower", false},
-    {"_server_rss_peak_mib", "MiB", "lower", false}, {"_server_mem_mean_mib", "MiB", "lower", false},
-    {"_server_mem_peak_mib", "MiB", "lower", false}, {"_wall_ms", "ms", "lower", false},
-    {"_client_cpu_ms", "ms", "lower", false},
+    {"_server_cpu_ms", "ms", Better::Lower, false},        {"_server_user_ms", "ms", Better::Lower, false},
+    {"_server_sys_ms", "ms", Better::Lower, false},        {"_server_rss_mean_mib", "MiB", Better::Lower, false},
+    {"_server_rss_peak_mib", "MiB", Better::Lower, false}, {"_server_mem_mean_mib", "MiB", Better::Lower, false},
+    {"_server_mem_peak_mib", "MiB", Better::Lower, false}, {"_wall_ms", "ms", Better::Lower, false},
+    {"_client_cpu_ms", "ms", Better::Lower, false},
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {

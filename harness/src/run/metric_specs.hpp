@@ -21,7 +21,7 @@ inline constexpr int kMeasurementVersion = 1;
 struct MetricSpec {
   const char* name;
   const char* unit;
-  const char* better;  // "lower" or "higher"
+  Better better;
   bool exact;
 };
 

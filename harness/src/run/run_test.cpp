@@ -229,7 +229,7 @@ TEST(StealSummary, ExplainsWallVarianceAndCountsFlaggedSamples) {
     Sample s;
     s.variant = variant;
     s.warmup = warmup;
-    s.metrics["wall_ms"] = {wall, "ms", "lower", "monotonic-clock"};
+    s.metrics["wall_ms"] = {wall, "ms", Better::Lower, "monotonic-clock"};
     s.steal_ms = steal;
     s.irq_ms = 0;
     s.steal_flagged = steal > kStealFlagShare * wall;

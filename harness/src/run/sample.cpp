@@ -126,7 +126,13 @@ void parse_program_report(Sample& s, const std::string& line, const std::string&
       throw RunError(program + ": metrics." + name + ".value must be a number");
     if (m.contains("exact") && !m["exact"].is_boolean())
       throw RunError(program + ": metrics." + name + ".exact must be true or false");
-    MetricValue v{m["value"].get<double>(), m.value("unit", ""), m.value("better", "lower"), "program"};
+    Better better = Better::Lower;
+    if (m.contains("better")) {
+      const auto named = m["better"].is_string() ? from_name<Better>(m["better"].get<std::string>()) : std::nullopt;
+      if (!named) throw RunError(program + ": metrics." + name + ".better must be \"lower\" or \"higher\"");
+      better = *named;
+    }
+    MetricValue v{m["value"].get<double>(), m.value("unit", ""), better, "program"};
     v.exact = m.value("exact", false);
     s.metrics[name] = v;
   }

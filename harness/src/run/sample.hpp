@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "measure/proc_stat.hpp"
+#include "perfgate/better.hpp"
 #include "run/child.hpp"
 
 namespace perfgate::run {
@@ -17,7 +18,9 @@ using json = nlohmann::json;
 
 struct MetricValue {
   double value = 0;
-  std::string unit, better = "lower", source;
+  std::string unit;
+  Better better = Better::Lower;
+  std::string source;
   // Declared where the metric is defined (run/metric_specs.hpp, a program's report line): the
   // same work gives the same value on every host class with this core count (a count, not a time).
   bool exact = false;

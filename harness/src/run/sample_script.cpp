@@ -101,7 +101,7 @@ std::map<std::string, SampleScript::Variant> scenario_at(const FieldReader& r) {
 // A metric perfgate measures keeps its declaration (unit, direction, exactness), so scripted
 // figures are compared the way measured ones would be; any other is a program's own metric.
 MetricValue scripted(const std::string& name, double value) {
-  MetricValue v{value, "", "lower", "scripted"};
+  MetricValue v{value, "", Better::Lower, "scripted"};
   if (const MetricSpec* s = harness_metric(name)) {
     v.unit = s->unit;
     v.better = s->better;

@@ -190,7 +190,7 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   }
   for (const auto& [k, v] : s1.items())
     if (v.is_number() && s0.contains(k) && s0[k].is_number())
-      s.metrics["server_" + k] = {v.get<double>() - s0[k].get<double>(), "count", "higher", "server-stats"};
+      s.metrics["server_" + k] = {v.get<double>() - s0[k].get<double>(), "count", Better::Higher, "server-stats"};
   if (s1.contains("hits") && s1.contains("misses")) {
     const double h = s1["hits"].get<double>() - s0["hits"].get<double>();
     const double m = s1["misses"].get<double>() - s0["misses"].get<double>();

@@ -3,11 +3,12 @@
 
 #include <string>
 
+#include "perfgate/better.hpp"  // Better: the metric's direction
 #include "stats/paired.hpp"
 
 namespace perfgate::stats {
 
-enum class Better { Lower, Higher };  // the metric's direction
+using perfgate::Better;
 enum class Verdict { Better, Worse, NoChange };
 
 // "better", "worse", "no significant change".

@@ -62,7 +62,7 @@ BaselineEntry parse_entry(const FieldReader& r) {
   e.variant = r.non_empty_string("variant", e.variant);
   e.compare_to = r.non_empty_string("compare_to", e.compare_to);
   e.unit = r.string("unit", "");
-  e.better = r.one_of("better", {"lower", "higher"});
+  e.better = r.enum_of<Better>("better");
   read_figures(r, e);
   read_fractions(r, e);
   read_medians(r, e);
@@ -124,7 +124,7 @@ nlohmann::ordered_json ordered(const BaselineEntry& e) {
   j["variant"] = e.variant;
   j["compare_to"] = e.compare_to;
   j["unit"] = e.unit;
-  j["better"] = e.better;
+  j["better"] = name_of(e.better);
   if (e.exact) j["exact"] = *e.exact;
   j["ratio"] = e.ratio;
   j["ci"] = e.ci;

@@ -8,6 +8,7 @@
 #include <initializer_list>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -23,6 +24,17 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A string field, or `fallback` when it is missing or not a string (older files wrote some as null).
 inline std::string text(const json& j, const char* key, const char* fallback) {
   return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : fallback;
+}
+
+// A kind written by its name (perfgate/enum_names.hpp): none when missing or not a name of E
+// (results_shape has refused an unknown name in a file already).
+template <typename E>
+std::optional<E> named(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_string() ? from_name<E>(j[key].get<std::string>()) : std::nullopt;
+}
+template <typename E>
+E named(const json& j, const char* key, E fallback) {
+  return named<E>(j, key).value_or(fallback);
 }
 
 // What is not finite is written as null, and null reads back as NaN.

@@ -104,8 +104,8 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
   for (const auto& metric : order) {
     const auto& rows = by_metric[metric];
     out << "\n"
-        << metric << " (" << (rows.front()->unit.empty() ? "count" : rows.front()->unit) << ", " << rows.front()->better
-        << " is better)\n";
+        << metric << " (" << (rows.front()->unit.empty() ? "count" : rows.front()->unit) << ", "
+        << name_of(rows.front()->better) << " is better)\n";
     TextRows t = {{"scenario/variant", "old", "new", "change", "interval", "p", "n"}};
     for (const auto* r : rows) {
       const bool sig = r->verdict != "~";

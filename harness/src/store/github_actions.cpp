@@ -109,10 +109,10 @@ void write_annotations(std::ostream& out, const model::ResultsDoc& results) {
           << "::" << github_escape("could not run: " + s.error->message) << "\n";
     for (const auto& g : s.gates) {
       if (!g.passed && !s.error)
-        out << "::warning title=" << github_escape(title + ": " + g.kind, true) << "::" << github_escape(g.detail)
-            << "\n";
+        out << "::warning title=" << github_escape(title + ": " + std::string(name_of(g.kind)), true)
+            << "::" << github_escape(g.detail) << "\n";
       else if (g.failed())
-        out << "::error title=" << github_escape(title + ": " + g.kind + " gate failed", true)
+        out << "::error title=" << github_escape(title + ": " + std::string(name_of(g.kind)) + " gate failed", true)
             << "::" << github_escape(g.name + ": " + failure_detail(g)) << "\n";
     }
     for (const auto& b : s.baseline)

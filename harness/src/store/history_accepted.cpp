@@ -71,7 +71,7 @@ std::variant<model::BaselineEntry, std::string> entry_from_row(const Row& r) {
   e.variant = *r[kVariant];
   e.compare_to = *r[kCompareTo];
   e.unit = r[kUnit].value_or("");
-  e.better = r[kBetter].value_or("lower");
+  e.better = from_name<Better>(r[kBetter].value_or("")).value_or(Better::Lower);
   if (r[kExact]) e.exact = *r[kExact] == "1";
   e.ratio = real_at(r, kRatio);
   e.ci = {real_at(r, kCiLo), real_at(r, kCiHi)};

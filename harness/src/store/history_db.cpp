@@ -67,7 +67,7 @@ class History : public HistoryDb {
       if (r[7]) p.ci_hi = std::stod(*r[7]);
       p.n = r[8] ? std::stoi(*r[8]) : 0;
       p.unit = r[9].value_or("");
-      p.better = r[10].value_or("lower");
+      p.better = from_name<Better>(r[10].value_or("")).value_or(Better::Lower);
       p.verdict = r[11].value_or("");
       p.exit_code = r[12] ? std::stoi(*r[12]) : 0;
       out.push_back(std::move(p));

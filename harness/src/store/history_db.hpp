@@ -29,7 +29,9 @@ struct HistoryPoint {
   double value = 0;
   std::optional<double> ci_lo, ci_hi;
   int n = 0;
-  std::string unit, better, verdict;
+  std::string unit;
+  Better better = Better::Lower;
+  std::string verdict;
   int exit_code = 0;  // the run's: a failed run's point is marked, not hidden
 };
 

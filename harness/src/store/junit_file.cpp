@@ -47,14 +47,14 @@ std::string junit_xml(const model::ResultsDoc& results) {
     for (const auto& g : s.gates) {
       ++t;
       cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\""
-            << xml_escape(g.kind + ": " + g.name) << "\" time=\"0\">\n";
+            << xml_escape(std::string(name_of(g.kind)) + ": " + g.name) << "\" time=\"0\">\n";
       if (!g.passed) {
         ++k;
         cases << "      <skipped message=\"" << xml_escape(g.detail) << "\"/>\n";
       } else if (!*g.passed) {
         ++f;
-        cases << "      <failure message=\"" << xml_escape(failure_message(g)) << "\" type=\"" << xml_escape(g.kind)
-              << "\">" << xml_escape(g.detail) << "</failure>\n";
+        cases << "      <failure message=\"" << xml_escape(failure_message(g)) << "\" type=\""
+              << xml_escape(std::string(name_of(g.kind))) << "\">" << xml_escape(g.detail) << "</failure>\n";
       }
       cases << "    </testcase>\n";
     }
@@ -74,7 +74,8 @@ std::string junit_xml(const model::ResultsDoc& results) {
            << k << "\" time=\"" << seconds(time) << "\" timestamp=\"" << xml_escape(timestamp) << "\" hostname=\""
            << xml_escape(hostname) << "\">\n"
            << "    <properties>\n"
-           << "      <property name=\"policy\" value=\"" << xml_escape(s.policy) << "\"/>\n"
+           << "      <property name=\"policy\" value=\"" << xml_escape(s.policy ? std::string(name_of(*s.policy)) : "")
+           << "\"/>\n"
            << "      <property name=\"primary_metric\" value=\"" << xml_escape(s.primary_metric) << "\"/>\n"
            << "      <property name=\"commit\" value=\"" << xml_escape(results.run.commit) << "\"/>\n"
            << "    </properties>\n"

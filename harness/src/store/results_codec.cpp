@@ -33,7 +33,7 @@ std::optional<model::Shard> codec::shard_from_json(const json& j) {
 json to_json(const run::Sample& s) {
   json metrics = json::object();
   for (const auto& [name, m] : s.metrics) {
-    metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", m.better}, {"source", m.source}};
+    metrics[name] = {{"value", m.value}, {"unit", m.unit}, {"better", name_of(m.better)}, {"source", m.source}};
     if (m.exact) metrics[name]["exact"] = true;
   }
   json j = {{"round", s.round},         {"variant", s.variant}, {"warmup", s.warmup}, {"order", s.order},
@@ -56,7 +56,8 @@ run::Sample sample_from_json(const json& j) {
   s.digest = text(j, "digest", "");
   const json metrics = j.value("metrics", json::object());
   for (const auto& [name, m] : metrics.items()) {
-    s.metrics[name] = {m.value("value", 0.0), text(m, "unit", ""), text(m, "better", "lower"), text(m, "source", "")};
+    s.metrics[name] = {m.value("value", 0.0), text(m, "unit", ""), named(m, "better", Better::Lower),
+                       text(m, "source", "")};
     s.metrics[name].exact = m.contains("exact") && m["exact"].is_boolean() && m["exact"].get<bool>();
   }
   if (j.contains("steal_ms") && j["steal_ms"].is_number()) {
@@ -71,9 +72,10 @@ json to_json(const model::Summaries& summaries) {
   json out = json::object();
   for (const auto& [variant, metrics] : summaries)
     for (const auto& [name, m] : metrics)
-      out[variant][name] = {{"n", m.s.n},           {"unit", m.unit},   {"better", m.better},   {"source", m.source},
-                            {"median", m.s.median}, {"mean", m.s.mean}, {"stddev", m.s.stddev}, {"mad", m.s.mad},
-                            {"min", m.s.min},       {"max", m.s.max},   {"p50", m.s.p50},       {"p90", m.s.p90},
+      out[variant][name] = {{"n", m.s.n},           {"unit", m.unit},       {"better", name_of(m.better)},
+                            {"source", m.source},   {"median", m.s.median}, {"mean", m.s.mean},
+                            {"stddev", m.s.stddev}, {"mad", m.s.mad},       {"min", m.s.min},
+                            {"max", m.s.max},       {"p50", m.s.p50},       {"p90", m.s.p90},
                             {"p95", m.s.p95},       {"p99", m.s.p99}};
   for (const auto& [variant, metrics] : summaries)
     for (const auto& [name, m] : metrics)
@@ -87,7 +89,7 @@ model::Summaries summaries_from_json(const json& j) {
     for (const auto& [name, m] : metrics.items()) {
       auto& ms = out[variant][name];
       ms.unit = text(m, "unit", "");
-      ms.better = text(m, "better", "");
+      ms.better = named(m, "better", Better::Lower);
       ms.exact = m.contains("exact") && m["exact"].is_boolean() && m["exact"].get<bool>();
       ms.source = text(m, "source", "");
       ms.s = {m.value("n", std::size_t{0}), number_or_nan(m, "median"), number_or_nan(m, "mean"),
@@ -103,7 +105,7 @@ json to_json(const model::Comparison& c) {
             {"baseline", c.baseline},
             {"metric", c.metric},
             {"unit", c.unit},
-            {"better", c.better},
+            {"better", name_of(c.better)},
             {"gated", c.gated},
             {"n", c.r.n},
             {"ratio", finite_or_null(c.r.ratio)},
@@ -129,7 +131,7 @@ model::Comparison comparison_from_json(const json& j) {
   c.baseline = text(j, "baseline", "");
   c.metric = text(j, "metric", "");
   c.unit = text(j, "unit", "");
-  c.better = text(j, "better", "lower");
+  c.better = named(j, "better", Better::Lower);
   c.gated = j.value("gated", false);
   if (j.contains("exact") && j["exact"].is_boolean()) c.exact = j["exact"].get<bool>();
   c.r.n = j.value("n", std::size_t{0});
@@ -152,7 +154,7 @@ model::Comparison comparison_from_json(const json& j) {
 }
 
 json to_json(const model::GateResult& g) {
-  json j = {{"kind", g.kind}, {"name", g.name}, {"detail", g.detail}};
+  json j = {{"kind", name_of(g.kind)}, {"name", g.name}, {"detail", g.detail}};
   j["passed"] = g.passed ? json(*g.passed) : json(nullptr);
   if (g.band) j["band"] = *g.band;
   if (!g.metric.empty()) j["metric"] = g.metric;
@@ -161,7 +163,7 @@ json to_json(const model::GateResult& g) {
 }
 
 model::GateResult gate_from_json(const json& j) {
-  model::GateResult g{text(j, "kind", ""), text(j, "name", "")};
+  model::GateResult g{named(j, "kind", model::GateKind::Equivalence), text(j, "name", "")};
   if (j.contains("passed") && j["passed"].is_boolean()) g.passed = j["passed"].get<bool>();
   g.detail = text(j, "detail", "");
   if (j.contains("band") && j["band"].is_number()) g.band = j["band"].get<double>();

@@ -1,6 +1,7 @@
 #include "store/results_shape.hpp"
 
 #include "common/json_fields.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::store {
 
@@ -26,9 +27,19 @@ void check_gated_nulls(const FieldReader& comparison, const json& summaries) {
     if (x["ci"][k].is_null()) comparison.fail(FieldReader::index("ci", k), why);
 }
 
-// Every member of `section` (summaries.after, a sample's metrics) an object of `rules`.
+// A kind is one of its enum's names (perfgate/enum_names.hpp), which the codec reads.
+template <typename E>
+void check_named(const FieldReader& r, const char* key) {
+  if (r.has(key)) r.enum_of<E>(key);
+}
+
+// Every member of `section` (summaries.after, a sample's metrics) an object of `rules`, its
+// direction named.
 void check_members(const FieldReader& section, std::initializer_list<KindRule> rules) {
-  for (const auto& name : section.keys()) section.child(name).kinds(rules);
+  for (const auto& name : section.keys()) {
+    section.child(name).kinds(rules);
+    check_named<Better>(section.child(name), "better");
+  }
 }
 
 // scenarios[].baseline[]: the figures behind each baseline gate, which the verdict table and
@@ -65,6 +76,7 @@ void check_comparison(const FieldReader& x, const json& summaries) {
            {"ci_confidence", kNumber},
            {"alpha_corrected", kNumber},
            {"detectable_effect", kNumber | kNull}});
+  check_named<Better>(x, "better");
   const json& ci = x.object()["ci"];
   if (ci.size() != 2) x.fail("ci", "must be [lo, hi]");
   for (std::size_t k = 0; k < 2; ++k) x.kind_at(FieldReader::index("ci", k), ci[k], kNumber | kNull);
@@ -137,11 +149,15 @@ void check_scenario(const FieldReader& s) {
            {"series", kObject},
            {"extra", kObject},
            {"metric_choice", kObject}});
+  check_named<catalog::ScenarioKind>(s, "kind");
+  check_named<catalog::Policy>(s, "policy");
   check_scenario_sections(s);
   for (const FieldReader& x : s.elements("comparisons")) check_comparison(x, s.object()["summaries"]);
   for (const FieldReader& x : s.elements("samples")) check_sample(x);
-  for (const FieldReader& g : s.elements("gates"))
+  for (const FieldReader& g : s.elements("gates")) {
     g.kinds({{"kind", kString}, {"name", kString}, {"passed", kBool | kNull}, {"detail", kString}});
+    check_named<model::GateKind>(g, "kind");
+  }
 }
 
 // The run's sections the codec types beyond the commit: a wrong-typed field inside them would

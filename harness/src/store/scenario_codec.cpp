@@ -183,7 +183,9 @@ void described_from_json(const json& j, model::ScenarioResult& s) {
   if (j.contains("extra") && j["extra"].is_object()) s.extra = extra_from_json(j["extra"]);
   if (j.contains("stop") && j["stop"].is_object()) {
     const json& stop = j["stop"];
-    s.stop = model::Stop{text(stop, "reason", ""), stop.value("rounds", 0), list_of<int>(stop.value("looks", json()))};
+    const std::string reason = text(stop, "reason", "");
+    s.stop = model::Stop{run::StopReason::kind_of_reason(reason), reason, stop.value("rounds", 0),
+                         list_of<int>(stop.value("looks", json()))};
   }
   if (j.contains("reproduce") && j["reproduce"].is_string()) s.reproduce = j["reproduce"].get<std::string>();
   s.fingerprint = text(j, "fingerprint", "");
@@ -195,8 +197,8 @@ json to_json(const model::ScenarioResult& s) {
   json j = s.other;
   j["name"] = s.name;
   j["profile"] = s.profile;
-  if (!s.kind.empty()) j["kind"] = s.kind;
-  if (!s.policy.empty()) j["policy"] = s.policy;
+  if (s.kind) j["kind"] = name_of(*s.kind);
+  if (s.policy) j["policy"] = name_of(*s.policy);
   if (!s.primary_metric.empty()) j["primary_metric"] = s.primary_metric;
   described_to_json(s, j);
   j["samples"] = json::array();
@@ -231,8 +233,8 @@ model::ScenarioResult scenario_from_json(const json& j) {
   model::ScenarioResult s;
   s.name = text(j, "name", "");
   s.profile = text(j, "profile", "");
-  s.kind = text(j, "kind", "");
-  s.policy = text(j, "policy", "");
+  s.kind = named<catalog::ScenarioKind>(j, "kind");
+  s.policy = named<catalog::Policy>(j, "policy");
   s.primary_metric = text(j, "primary_metric", "");
   described_from_json(j, s);
   for (const auto& v : s.variants) s.variant_names.push_back(v.name);

@@ -108,7 +108,7 @@ TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
   EXPECT_EQ(s.samples.size(), 10u);
   EXPECT_FALSE(s.comparisons.empty());
   ASSERT_EQ(s.gates.size(), 3u);
-  EXPECT_EQ(s.gates[0].kind, "equivalence");
+  EXPECT_EQ(s.gates[0].kind, model::GateKind::Equivalence);
   EXPECT_TRUE(s.gates[0].passed.value());
   EXPECT_TRUE(s.gates[2].band.has_value());
   EXPECT_EQ(s.measured_values("after", "wall_ms").size(), 4u);
@@ -117,7 +117,10 @@ TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
     EXPECT_FALSE(s.other.contains(typed)) << typed << " must come from the structs, not travel untouched";
   // Every section of a scenario's entry is the codec's: nothing of today's schema is left over.
   EXPECT_TRUE(s.other.empty()) << s.other.dump();
+  EXPECT_EQ(s.kind, catalog::ScenarioKind::Ab);
+  EXPECT_EQ(s.policy, catalog::Policy::NoRegress);
   ASSERT_TRUE(s.stop.has_value());
+  EXPECT_EQ(s.stop->kind, run::StopKind::MaxRounds) << s.stop->reason;
   EXPECT_EQ(s.stop->rounds, 4);
   EXPECT_EQ(s.stop->looks, std::vector<int>{4});
   ASSERT_EQ(s.variants.size(), 2u);
@@ -186,6 +189,49 @@ TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("r.json: scenarios[0].comparisons[0].ratio"), std::string::npos) << e.what();
   }
+}
+
+// Kinds are read by name, once, in the codec: a name no kind has is refused like a wrong type
+// (it could not be written back), and a stop reason's words name their kind.
+TEST(ResultsCodec, AKindIsOneOfItsNames) {
+  const auto original =
+      nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
+  const auto refusal = [&](const char* section, const char* key, const char* word) {
+    auto j = original;
+    nlohmann::json& at = std::string(section).empty() ? j["scenarios"][0] : j["scenarios"][0][section][0];
+    at[key] = word;
+    try {
+      store::check_results_shape(j, "r.json");
+    } catch (const UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(refusal("", "kind", "daemon"),
+            "r.json: scenarios[0].kind: 'daemon' is not one of batch, service, gbench, ab");
+  EXPECT_EQ(refusal("", "policy", "faster"), "r.json: scenarios[0].policy: 'faster' is not one of improve, no-regress");
+  EXPECT_EQ(refusal("gates", "kind", "vibe"),
+            "r.json: scenarios[0].gates[0].kind: 'vibe' is not one of equivalence, policy, guard, claim, baseline");
+  EXPECT_EQ(refusal("comparisons", "better", "up"),
+            "r.json: scenarios[0].comparisons[0].better: 'up' is not one of lower, higher");
+
+  for (const auto& [reason, kind] : std::vector<std::pair<std::string, run::StopKind>>{
+           {run::StopReason::max_rounds(30).text, run::StopKind::MaxRounds},
+           {run::StopReason::max_time(60, 12).text, run::StopKind::MaxTime},
+           {run::StopReason::undecided(40, "50").text, run::StopKind::Undecided},
+           {"equivalence failed", run::StopKind::EquivalenceFailed}}) {
+    auto j = original;
+    j["scenarios"][0]["stop"]["reason"] = reason;
+    const auto doc = store::results_from_json(j);
+    EXPECT_EQ(doc.scenarios[0].stop->kind, kind) << reason;
+    EXPECT_EQ(store::to_json(doc), j) << "the words are written back as they were";
+  }
+  EXPECT_EQ(run::StopReason::max_time(60, 12).text, "max time (60 s) after round 12");
+  EXPECT_EQ(run::StopReason::undecided(40, "50").text,
+            "undecided after round 40: more rounds would not fit the 50 s budget");
+  auto j = original;
+  j["scenarios"][0]["stop"]["reason"] = "the moon was full";
+  EXPECT_FALSE(store::results_from_json(j).scenarios[0].stop->kind.has_value());
 }
 
 TEST(Merge, OneRunKeepsItsScenariosAndSaysWhereEachCameFrom) {

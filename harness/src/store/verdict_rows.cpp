@@ -29,11 +29,11 @@ RowResult result_of(const model::GateResult& g) {
 // from its name "POLICY on METRIC" / "no regress on METRIC" / "baseline on METRIC".
 std::string metric_of(const model::GateResult& g, const model::ScenarioResult& s) {
   if (!g.metric.empty()) return g.metric;
-  if (g.kind == "policy" || g.kind == "guard" || g.kind == "baseline") {
+  if (g.kind == model::GateKind::Policy || g.kind == model::GateKind::Guard || g.kind == model::GateKind::Baseline) {
     const auto on = g.name.rfind(" on ");
     return on == std::string::npos ? s.primary_metric : g.name.substr(on + 4);
   }
-  if (g.kind == "claim")
+  if (g.kind == model::GateKind::Claim)
     for (const auto& c : s.comparisons)
       if (c.variant == "after" && g.name.find(c.metric) != std::string::npos) return c.metric;
   return "";
@@ -74,7 +74,7 @@ std::string verdict_word(stats::Verdict v) {
 // An ungated comparison says which way the figure moved, never whether that is good.
 std::string direction(const model::Comparison& c) {
   if (c.verdict == stats::Verdict::NoChange) return "no change";
-  const bool lower_is_better = c.better != "higher";
+  const bool lower_is_better = c.better != Better::Higher;
   return (c.verdict == stats::Verdict::Better) == lower_is_better ? "lower" : "higher";
 }
 
@@ -100,7 +100,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   VerdictRow row;
   row.result = result_of(g);
   if (g.failed()) row.reason = failure_detail(g);
-  if (g.kind == "equivalence") {
+  if (g.kind == model::GateKind::Equivalence) {
     row.gate = g.name;
     row.verdict = !g.passed ? "not compared" : *g.passed ? "equal" : different(g);
     if (g.failed()) row.reason = difference(g);
@@ -110,14 +110,14 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   row.primary = row.metric == s.primary_metric;
   const model::Comparison* c = row.metric.empty() ? nullptr : comparison_of(s, row.metric);
   if (c) figures(row, s, *c);
-  if (g.kind == "policy") {
+  if (g.kind == model::GateKind::Policy) {
     row.gate = s.policy.empty() ? "policy" : s.policy;
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
-  } else if (g.kind == "guard") {
+  } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
     const std::string band = g.band ? percent(*g.band) : "its band";
     row.verdict = !g.passed ? "not decided" : *g.passed ? "within +" + band : "beyond +" + band;
-  } else if (g.kind == "claim") {
+  } else if (g.kind == model::GateKind::Claim) {
     row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
     if (row.metric.empty()) row.metric = strip_prefix(g.name, "statements per request on ");
     row.verdict = !g.passed ? "not decided" : *g.passed ? "met" : "missed";
@@ -135,7 +135,7 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
     row.metric = b.metric;
     row.primary = b.metric == s.primary_metric;
     for (const auto& g : s.gates)
-      if (g.kind == "baseline" && metric_of(g, s) == b.metric) {
+      if (g.kind == model::GateKind::Baseline && metric_of(g, s) == b.metric) {
         row.result = result_of(g);
         if (g.failed()) row.reason = failure_detail(g);
       }
@@ -171,9 +171,9 @@ std::string result_word(RowResult r) {
   return "";
 }
 
-std::string failure_detail(const model::GateResult& g) { return strip_prefix(g.detail, g.kind + " gate failed: "); }
+std::string failure_detail(const model::GateResult& g) { return strip_prefix(g.detail, std::string(name_of(g.kind)) + " gate failed: "); }
 
-std::string failure_message(const model::GateResult& g) { return g.kind + " gate failed: " + failure_detail(g); }
+std::string failure_message(const model::GateResult& g) { return std::string(name_of(g.kind)) + " gate failed: " + failure_detail(g); }
 
 bool error_is_a_gate(const model::ScenarioResult& s) {
   return s.error && s.error->exit_code == kExitEquivalence && s.equivalence_failed();
@@ -183,7 +183,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
   std::vector<VerdictRow> rows;
   std::vector<std::string> judged;  // metrics a gate row already shows
   for (const auto& g : s.gates) {
-    if (g.kind == "baseline") continue;  // with its figures, below
+    if (g.kind == model::GateKind::Baseline) continue;  // with its figures, below
     rows.push_back(gate_row(g, s));
     if (!rows.back().metric.empty()) judged.push_back(rows.back().metric);
   }

@@ -57,7 +57,7 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
   for (const auto& s : results.scenarios) {
     // `ab`'s chosen metric: which, and why (only where a performance gate judged it).
     bool judged = false;
-    for (const auto& g : s.gates) judged = judged || g.kind == "policy";
+    for (const auto& g : s.gates) judged = judged || g.kind == model::GateKind::Policy;
     if (s.metric_choice && judged)
       out << wrap_text("(" + s.name + ": gated " + s.metric_choice->metric + " — " + s.metric_choice->why + ")",
                        kTableWidth, "   ");

@@ -21,8 +21,8 @@ std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog
 namespace {
 
 bool is_ab_run(const model::ResultsDoc& doc) {
-  return !doc.scenarios.empty() &&
-         std::all_of(doc.scenarios.begin(), doc.scenarios.end(), [](const auto& s) { return s.kind == "ab"; });
+  return !doc.scenarios.empty() && std::all_of(doc.scenarios.begin(), doc.scenarios.end(),
+                                               [](const auto& s) { return s.kind == catalog::ScenarioKind::Ab; });
 }
 
 // A baseline the user named must be there: a typo would otherwise compare with nothing and

@@ -8,9 +8,9 @@ std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan, c
   if (options.debug_samples.empty()) return std::nullopt;
   auto script = run::SampleScript::load(options.debug_samples);
   for (const auto& sp : plan.scenarios) {
-    const std::string& kind = sp.manifest.kind;
-    if (kind != "batch" && kind != "ab")
-      throw UsageError("--debug-samples: scenario " + sp.manifest.name + " is a " + kind +
+    const catalog::ScenarioKind kind = sp.manifest.kind;
+    if (kind != catalog::ScenarioKind::Batch && kind != catalog::ScenarioKind::Ab)
+      throw UsageError("--debug-samples: scenario " + sp.manifest.name + " is a " + std::string(name_of(kind)) +
                        " scenario; only batch and ab samples (one child each) can be scripted");
     for (const auto& v : sp.variants)
       if (const std::string missing = script.lacks(sp.manifest.name, v.name); !missing.empty())

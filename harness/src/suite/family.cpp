@@ -13,7 +13,7 @@ void decide_family(std::vector<model::Comparison*> gated, int family_total, doub
   for (auto& c : others) {
     c.r.p_wilcoxon = 1;
     c.r.ci = {1, 1};
-    c.better = "lower";
+    c.better = Better::Lower;
     gated.push_back(&c);
   }
   gate::decide_family(gated, alpha_per_look, noise);

@@ -25,8 +25,8 @@ json work_shaping(const catalog::Manifest& m, const std::string& profile, const 
   auto p = m.profiles.find(profile);
   return {
       {"name", m.name},
-      {"kind", m.kind},
-      {"fixture", {m.fixture_kind, m.fixture_version}},
+      {"kind", name_of(m.kind)},
+      {"fixture", {name_of(m.fixture_kind), m.fixture_version}},
       {"cpus", m.cpus},
       {"measure", m.measure},
       {"variants", variants},

@@ -95,11 +95,11 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
   for (const auto& c : steps.points) at[c.index] = &c;
 
   out << q.scenario << " · " << prof << " · "
-      << (kind == "ratio" ? "ratio of " + q.variant + " to its baseline variant, " : q.variant + " median of ") << met
-      << " (" << points.front().better << " is better) · " << points.size() << " runs in " << h->describe() << "\n";
+      << (q.median ? q.variant + " median of " : "ratio of " + q.variant + " to its baseline variant, ") << met << " ("
+      << name_of(points.front().better) << " is better) · " << points.size() << " runs in " << h->describe() << "\n";
   std::set<std::string> hosts;
   for (const auto& p : points) hosts.insert(p.host_fingerprint);
-  if (kind == "median" && hosts.size() > 1)
+  if (q.median && hosts.size() > 1)
     out << "note: " << hosts.size()
         << " hosts in this series: absolute medians of different machines are not "
            "comparable (ratios are)\n";
@@ -120,7 +120,7 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
     const std::string outcome = p.exit_code == 0 ? "" : "FAILED (exit " + std::to_string(p.exit_code) + ")";
     std::snprintf(row, sizeof row, "%-4zu %-21s %-13s %-12s %-22s%-16s%s", i + 1, p.started_at.c_str(),
                   (p.commit.substr(0, 12) + (p.dirty ? "+" : "")).c_str(),
-                  (num(p.value) + (kind == "ratio" ? "x" : "")).c_str(), iv.c_str(), outcome.c_str(), mark.c_str());
+                  (num(p.value) + (q.median ? "" : "x")).c_str(), iv.c_str(), outcome.c_str(), mark.c_str());
     std::string line = row;
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -166,7 +166,7 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                                        {"kind", kind},
                                        {"variant", q.variant},
                                        {"metric", met},
-                                       {"better", points.front().better},
+                                       {"better", name_of(points.front().better)},
                                        {"unit", points.front().unit},
                                        {"database", h->describe()},
                                        {"points", jpoints},

@@ -35,7 +35,7 @@ Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& s
   o.baseline_path = "none";
   // Only equivalence (and exact counts) decide a lie; a performance verdict at two rounds is
   // neither possible nor wanted, so no `improve` policy asks for one.
-  o.policy = "no-regress";
+  o.policy = catalog::Policy::NoRegress;
   for (const auto& a : lie_args) o.scenario_args.push_back("after=" + a);
   plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
   for (auto& sp : rp.scenarios) {
@@ -135,16 +135,15 @@ std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, 
     }
     std::optional<Ran> honest;  // run once per scenario, for its exact-count lies
     for (const auto& l : m->lies) {
-      LieCheck c{m->name, l.name, l.what, l.caught_by, false, false, 0, ""};
+      LieCheck c{m->name, l.name, l.what, l.caught_by.text(), false, false, 0, ""};
       status.update(m->name + ": lie " + l.name);
       const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, status);
       c.exit_code = lie.exit_code;
-      const std::string metric = l.exact_metric();
-      if (metric.empty()) {
+      if (l.caught_by.gate == catalog::CaughtBy::Gate::Equivalence) {
         judge_equivalence(c, lie);
       } else {
         if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, status);
-        judge_exact(c, metric, *honest, lie);
+        judge_exact(c, l.caught_by.metric, *honest, lie);
       }
       out.push_back(std::move(c));
     }

@@ -19,7 +19,9 @@ namespace perfgate::suite {
 
 class PhasedService {
  public:
-  static bool wanted(const catalog::Manifest& m) { return m.kind == "service" && m.service.contains("load_client"); }
+  static bool wanted(const catalog::Manifest& m) {
+    return m.kind == catalog::ScenarioKind::Service && m.service.contains("load_client");
+  }
   PhasedService(const plan::ScenarioPlan& sp, run::ServicePlan service, const TempDir& run_dir);
   run::Sample take(const std::string& variant, int round, bool warmup, int order, int serial);
   std::vector<model::GateResult> gates() const { return agreement_.results(); }

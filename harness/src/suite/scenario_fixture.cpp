@@ -10,10 +10,10 @@ namespace perfgate::suite {
 void ScenarioRun::prepare_fixture() {
   const auto& m = sp.manifest;
   if (sp.ab) return;  // `perfgate ab` runs two commands as they are
-  if (m.fixture_kind == "files" || m.fixture_kind == "sqlite") {
+  if (m.fixture_kind == catalog::FixtureKind::Files || m.fixture_kind == catalog::FixtureKind::Sqlite) {
     status.update(prefix() + "seeding fixture");
     fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.program, sp.params, sp.cpus, sp.timeout_s);
-  } else if (m.fixture_kind == "postgres") {
+  } else if (m.fixture_kind == catalog::FixtureKind::Postgres) {
     prepare_postgres();
   }
 }
@@ -24,7 +24,7 @@ void ScenarioRun::prepare_postgres() {
   const auto& m = sp.manifest;
   fixtures::PgServer& server = pg->open(status);
   fixtures::FixtureInfo info;
-  info.kind = "postgres";
+  info.kind = catalog::FixtureKind::Postgres;
   info.digest = fixtures::fixture_digest(m, sp.profile, sp.params);
   const std::string tname = fixtures::template_name(m.name, sp.profile + ":" + info.digest);
   status.update(prefix() + "seeding template " + tname);

@@ -48,7 +48,7 @@ void ScenarioRun::run_gbench_kind() {
     g = run::run_gbench(spec, run_dir);
     outcome.samples = g.samples;
     outcome.rounds = g.rounds;
-    outcome.stop_reason = "repetitions";
+    outcome.stop = run::StopReason::plain(run::StopKind::Repetitions);
   } catch (const Interrupted&) {
     record_interrupt({});
     throw;

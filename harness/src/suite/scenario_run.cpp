@@ -27,7 +27,7 @@ void ScenarioRun::describe() {
   result.summary = m.summary;
   result.kind = m.kind;
   result.profile = sp.profile;
-  result.policy = sp.policy;
+  result.policy = sp.policy;  // the plan's: --policy may override the manifest
   result.primary_metric = m.primary_metric;
   result.params = sp.params;
   result.fingerprint = scenario_fingerprint(sp);
@@ -133,7 +133,7 @@ void ScenarioRun::execute() {
   describe();
   prepare_fixture();
   result.fixture = fixture ? fixture->to_json() : json();
-  if (sp.manifest.kind == "gbench")
+  if (sp.manifest.kind == catalog::ScenarioKind::Gbench)
     run_gbench_kind();
   else
     run_rounds();
@@ -158,7 +158,8 @@ void ScenarioRun::run_rounds() {
   bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
   for (const auto& c : m.measure) result.notes.push_back(run::counting_note(c));
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);
-  if (m.fixture_kind == "postgres" && pg && pg->server && pg->server->throwaway()) bp.server_cgroup = pg->cgroup.get();
+  if (m.fixture_kind == catalog::FixtureKind::Postgres && pg && pg->server && pg->server->throwaway())
+    bp.server_cgroup = pg->cgroup.get();
 
   std::map<std::string, std::string> keys;
   for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
@@ -172,7 +173,7 @@ void ScenarioRun::run_rounds() {
   gate::ResponseGate responses;
   run::ServicePlan service;
   std::optional<PhasedService> phased;  // a service with its own load client, run in phases
-  if (m.kind == "service") {
+  if (m.kind == catalog::ScenarioKind::Service) {
     service = service_plan();
     if (PhasedService::wanted(m)) {
       phased.emplace(sp, service, run_dir);
@@ -190,7 +191,7 @@ void ScenarioRun::run_rounds() {
   }
   auto gates_now = [&]() -> std::vector<model::GateResult> {
     if (phased) return phased->gates();
-    return {m.kind == "service" ? responses.result() : equivalence.result()};
+    return {m.kind == catalog::ScenarioKind::Service ? responses.result() : equivalence.result()};
   };
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
   // at each look and once more where the next checkpoint would not fit the budget.
@@ -215,8 +216,8 @@ void ScenarioRun::run_rounds() {
   // rounds that never ran.
   std::optional<model::GateResult> agreement;
   try {
-    if (m.kind == "service" && parity::wanted(m.service)) {
-      agreement = model::GateResult{"equivalence", "agreement pass"};
+    if (m.kind == catalog::ScenarioKind::Service && parity::wanted(m.service)) {
+      agreement = model::GateResult{model::GateKind::Equivalence, "agreement pass"};
       try {
         result.parity = model::Parity{parity::bundled_agreement(service, run_dir.path()), std::nullopt};
       } catch (const gate::EquivalenceFailure& e) {
@@ -233,14 +234,13 @@ void ScenarioRun::run_rounds() {
     if (result.parity) result.parity->measures = parity::bundled_measures(service, run_dir.path(), outcome.samples);
     if (budgeted) {
       outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
-      const std::string n = std::to_string(outcome.rounds), budget = std::to_string(static_cast<int>(sp.look_budget_s));
       if (out_of_budget)
-        outcome.stop_reason = "undecided after round " + n + ": more rounds would not fit the " + budget + " s budget";
-      else if (outcome.stop_reason.rfind("clear at look", 0) == 0)
-        outcome.stop_reason = "clear at look " + std::to_string(tests.tested().size()) + " (round " + n + ")";
+        outcome.stop = run::StopReason::undecided(outcome.rounds, std::to_string(static_cast<int>(sp.look_budget_s)));
+      else if (outcome.stop.kind == run::StopKind::ClearAtLook)  // counted in tests, not checkpoints
+        outcome.stop = run::StopReason::clear_at_look(static_cast<int>(tests.tested().size()), outcome.rounds);
     }
   } catch (const gate::EquivalenceFailure& e) {
-    outcome.stop_reason = "equivalence failed";
+    outcome.stop = run::StopReason::plain(run::StopKind::EquivalenceFailed);
     error_message = e.what();
     exit_code = kExitEquivalence;
   } catch (const Interrupted&) {
@@ -259,13 +259,13 @@ void ScenarioRun::run_rounds() {
 }
 
 void ScenarioRun::record_error(const Error& e) {
-  outcome.stop_reason = "error";
+  outcome.stop = run::StopReason::plain(run::StopKind::Error);
   error_message = e.what();
   exit_code = e.code();
 }
 
 void ScenarioRun::record_interrupt(std::vector<model::GateResult> gates) {
-  outcome.stop_reason = "interrupted";
+  outcome.stop = run::StopReason::plain(run::StopKind::Interrupted);
   result.gates = std::move(gates);
   analyse();
 }
@@ -301,7 +301,7 @@ void ScenarioRun::analyse() {
     if (!it->series.empty()) result.series->emplace(it->variant, it->series);
     if (!it->extra.empty()) result.extra->variants.emplace(it->variant, it->extra);
   }
-  result.stop = model::Stop{outcome.stop_reason, outcome.rounds, outcome.looks_taken};
+  result.stop = model::Stop{outcome.stop.kind, outcome.stop.text, outcome.rounds, outcome.looks_taken};
   const auto load = measure::load_average();
   result.load_after = std::vector<double>(load.begin(), load.end());
   int warm = 0;
@@ -339,7 +339,7 @@ void ScenarioRun::finalise() {
     ok = ok && !gg.failed();
     result.gates.push_back(gg);
   }
-  if (sp.policy == "improve")
+  if (sp.policy == catalog::Policy::Improve)
     for (const auto& claim : sp.claims) {
       const model::GateResult cg = gate::claim_gate(find("after", claim.metric), claim);
       ok = ok && !cg.failed();
@@ -348,7 +348,7 @@ void ScenarioRun::finalise() {
   if (result.parity)  // exact per-route statement counts of AFTER (parity/bundled.hpp)
     for (const auto& sg : parity::statement_gates(result.parity->agreement, sp.manifest.service)) {
       ok = ok && sg.passed;
-      result.gates.emplace_back("claim", "statements per request on " + sg.route, sg.passed, sg.detail);
+      result.gates.emplace_back(model::GateKind::Claim, "statements per request on " + sg.route, sg.passed, sg.detail);
     }
   if (!ok) exit_code = kExitPerformance;
   fill_anchors();

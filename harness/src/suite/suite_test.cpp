@@ -20,7 +20,7 @@ model::Comparison gated_comparison(double p, double lo, double hi) {
   c.variant = "after";
   c.baseline = "before";
   c.metric = "cpu_ms";
-  c.better = "lower";
+  c.better = Better::Lower;
   c.gated = true;
   c.r.p_wilcoxon = p;
   c.r.ci = {lo, hi};
@@ -79,7 +79,7 @@ plan::ScenarioPlan scenario_plan(const std::string& name) {
   sp.manifest.name = name;
   sp.manifest.primary_metric = "cpu_ms";
   sp.profile = "quick";
-  sp.policy = "no-regress";
+  sp.policy = catalog::Policy::NoRegress;
   catalog::Variant before, after;
   before.name = "before";
   after.name = "after";
@@ -140,7 +140,7 @@ struct Analysed {
           s.variant = v;
           s.order = v == "after";
           const double wobble = 1 + 0.01 * std::sin(k * 1.7 + (v == "after"));
-          s.metrics["cpu_ms"] = {100 * (v == "after" ? ratios[i] : 1.0) * wobble, "ms", "lower", "cgroup"};
+          s.metrics["cpu_ms"] = {100 * (v == "after" ? ratios[i] : 1.0) * wobble, "ms", Better::Lower, "cgroup"};
           r->outcome.samples.push_back(s);
         }
       r->outcome.rounds = rounds;
