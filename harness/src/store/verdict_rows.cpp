@@ -111,7 +111,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   const model::Comparison* c = row.metric.empty() ? nullptr : comparison_of(s, row.metric);
   if (c) figures(row, s, *c);
   if (g.kind == model::GateKind::Policy) {
-    row.gate = s.policy.empty() ? "policy" : s.policy;
+    row.gate = s.policy ? std::string(name_of(*s.policy)) : "policy";
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
   } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
@@ -122,7 +122,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
     if (row.metric.empty()) row.metric = strip_prefix(g.name, "statements per request on ");
     row.verdict = !g.passed ? "not decided" : *g.passed ? "met" : "missed";
   } else {
-    row.gate = g.kind;
+    row.gate = std::string(name_of(g.kind));
     row.verdict = !g.passed ? "not decided" : *g.passed ? "passed" : "failed";
   }
   return row;
@@ -171,9 +171,13 @@ std::string result_word(RowResult r) {
   return "";
 }
 
-std::string failure_detail(const model::GateResult& g) { return strip_prefix(g.detail, std::string(name_of(g.kind)) + " gate failed: "); }
+std::string failure_detail(const model::GateResult& g) {
+  return strip_prefix(g.detail, std::string(name_of(g.kind)) + " gate failed: ");
+}
 
-std::string failure_message(const model::GateResult& g) { return std::string(name_of(g.kind)) + " gate failed: " + failure_detail(g); }
+std::string failure_message(const model::GateResult& g) {
+  return std::string(name_of(g.kind)) + " gate failed: " + failure_detail(g);
+}
 
 bool error_is_a_gate(const model::ScenarioResult& s) {
   return s.error && s.error->exit_code == kExitEquivalence && s.equivalence_failed();

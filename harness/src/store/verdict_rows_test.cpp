@@ -14,7 +14,7 @@ using namespace perfgate;
 
 namespace {
 
-void measured(model::ScenarioResult& s, const std::string& metric, const std::string& unit, const std::string& better,
+void measured(model::ScenarioResult& s, const std::string& metric, const std::string& unit, Better better,
               double before, double after, bool gated) {
   s.summaries["before"][metric].s.median = before;
   s.summaries["before"][metric].unit = unit;
@@ -35,7 +35,7 @@ void measured(model::ScenarioResult& s, const std::string& metric, const std::st
   s.comparisons.push_back(c);
 }
 
-model::GateResult gate(const std::string& kind, const std::string& name, const std::string& metric, bool passed) {
+model::GateResult gate(model::GateKind kind, const std::string& name, const std::string& metric, bool passed) {
   model::GateResult g{kind, name, passed, "detail of " + name};
   g.metric = metric;
   return g;
@@ -45,16 +45,16 @@ model::ResultsDoc a_benchmark_run() {
   model::ScenarioResult s;
   s.name = "wordfreq";
   s.profile = "quick";
-  s.policy = "improve";
+  s.policy = catalog::Policy::Improve;
   s.primary_metric = "cpu_time";
-  measured(s, "cpu_time", "ns", "lower", 19813802, 9906901, true);
-  measured(s, "bytes_per_second", "bytes/s", "higher", 123456789, 246913578, false);
-  measured(s, "instructions", "count", "lower", 566112320, 283056160, false);
-  measured(s, "wall_ms", "ms", "lower", 1500, 1400, false);
-  s.gates = {{"equivalence", "same benchmarks", true, "equal"},
-             gate("policy", "improve on cpu_time", "cpu_time", true),
-             gate("claim", "after at least 1.5x better on bytes_per_second", "bytes_per_second", true),
-             gate("claim", "after at least 3x fewer instructions", "instructions", false)};
+  measured(s, "cpu_time", "ns", Better::Lower, 19813802, 9906901, true);
+  measured(s, "bytes_per_second", "bytes/s", Better::Higher, 123456789, 246913578, false);
+  measured(s, "instructions", "count", Better::Lower, 566112320, 283056160, false);
+  measured(s, "wall_ms", "ms", Better::Lower, 1500, 1400, false);
+  s.gates = {{model::GateKind::Equivalence, "same benchmarks", true, "equal"},
+             gate(model::GateKind::Policy, "improve on cpu_time", "cpu_time", true),
+             gate(model::GateKind::Claim, "after at least 1.5x better on bytes_per_second", "bytes_per_second", true),
+             gate(model::GateKind::Claim, "after at least 3x fewer instructions", "instructions", false)};
   s.gates.back().factor = 3;
   model::ResultsDoc d;
   d.scenarios.push_back(s);
