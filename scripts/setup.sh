@@ -18,6 +18,7 @@ packages=(
   wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
   valgrind                                    # --measure instructions (cachegrind counts Ir)
   dovecot-imapd                               # imap_select's reference server (private instances only)
+  hyperfine zstd lz4 gzip                     # scripts/vs-hyperfine.sh and ab's end-to-end tests: real programs beside hyperfine
 )
 
 missing=()

@@ -2,7 +2,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
-#include "plan/plan.hpp"
+#include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/counting_sample.hpp"
 
@@ -30,6 +30,12 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "to the run's own wall spread: an AFTER that trades CPU for waiting fails")
       ->capture_default_str();
   cmd->add_flag("--shell", *shell, "Run each command with sh -c instead of splitting it into words");
+  cmd->add_option("--workdir", o->workdir,
+                  "DIR: the folder every sample runs in (default: the one perfgate was started in); `./prog` and\n"
+                  "relative paths are DIR's, with or without --shell");
+  cmd->add_flag("--isolate", o->isolate,
+                "Run each sample in a fresh empty folder instead (as scenarios do): relative paths to your files\n"
+                "then break, and `./prog` is found only without --shell");
   cmd->add_flag("--duet", o->duet,
                 "Run BEFORE and AFTER of each round at the same time on two CPUs, swapping them every round "
                 "(single-threaded work only; see `perfgate calibrate` for whether it wins here)");

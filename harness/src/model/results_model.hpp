@@ -242,6 +242,7 @@ struct ScenarioResult {
   std::optional<nlohmann::json> fixture;  // null: the scenario has none; absent: never prepared
   std::optional<PostgresInfo> postgres;
   std::optional<std::map<std::string, std::vector<std::string>>> commands;  // variant → argv
+  std::optional<std::map<std::string, std::string>> workdirs;  // variant → the folder its samples ran in (ab)
   std::optional<std::vector<std::string>> phases;                           // a phased service's phases, in run order
   std::optional<Parity> parity;
   std::optional<std::map<std::string, nlohmann::json>> steal;   // per variant (run::summarise_steal)

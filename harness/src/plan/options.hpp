@@ -36,6 +36,9 @@ struct RunOptions {
   std::string against_dir;
   // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
   bool duet = false;
+  // ab: the folder samples run in (empty: the caller's); --isolate: a fresh one per sample.
+  std::string workdir;
+  bool isolate = false;
   // --debug-samples FILE (hidden): samples from a script, not from programs (run/sample_script.hpp).
   std::string debug_samples;
 };

@@ -75,11 +75,7 @@ json RunPlan::options_json() const {
 namespace {
 
 constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = kLooksPerScenario;
-// `ab` with neither --max-rounds nor --max-time: looks doubling from 10 rounds (10 … 640, each
-// at alpha/7, whose rank-test floor is 9 rounds) while they fit 50 s, so one pair stays under
-// a minute and an effect just above a narrow noise band is still sampled until it is decided.
-constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedLooks = 7;
-constexpr double kAbLookBudgetSeconds = 50;
+}  // namespace
 
 void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
   s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
@@ -91,6 +87,8 @@ void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& 
   if (s.max_rounds < s.min_rounds) s.max_rounds = s.min_rounds;
   s.looks = stats::look_schedule(s.min_rounds, s.max_rounds, kLooks);
 }
+
+namespace {
 
 void parse_scenario_args(ScenarioPlan& s, const RunOptions& o) {
   for (const auto& a : o.scenario_args) {
@@ -189,49 +187,6 @@ RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vecto
     parse_scenario_args(s, o);
     rp.scenarios.push_back(std::move(s));
   }
-  finish(rp, o);
-  return rp;
-}
-
-RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
-                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& o) {
-  RunPlan rp;
-  ScenarioPlan s;
-  s.manifest.name = name;
-  s.manifest.title = name;
-  s.manifest.kind = catalog::ScenarioKind::Ab;
-  s.manifest.program = before_argv.at(0);
-  s.manifest.primary_metric = metric;
-  s.manifest.policy = catalog::Policy::NoRegress;
-  catalog::Variant before, after;
-  before.name = "before";
-  after.name = "after";
-  after.compare_to = "before";
-  s.variants = {before, after};
-  s.manifest.variants = s.variants;
-  s.profile = "ab";
-  s.policy = o.policy.value_or(catalog::Policy::NoRegress);
-  apply_rounds(s, nullptr, o);
-  if (!o.max_rounds && !o.max_time_s) {
-    s.min_rounds = o.min_rounds.value_or(kAbBudgetedMinRounds);
-    s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
-    s.max_rounds = s.looks.back();
-    s.look_budget_s = kAbLookBudgetSeconds;
-  }
-  s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
-  s.duet = o.duet;
-  if (s.duet && s.cpus.size() != 2)
-    throw UsageError("--duet needs exactly two CPUs (BEFORE on one, AFTER on the other); this process may use " +
-                     std::to_string(s.cpus.size()) + (o.cpus ? " given by --cpus" : ""));
-  s.choose_metric = metric == "auto";
-  s.gated_metrics = {s.choose_metric ? std::string("cpu_ms") : metric};
-  s.manifest.primary_metric = *s.gated_metrics.begin();
-  s.ab = true;
-  s.before_argv = before_argv;
-  s.after_argv = after_argv;
-  resolve_program(before_argv.at(0));
-  resolve_program(after_argv.at(0));
-  rp.scenarios.push_back(std::move(s));
   finish(rp, o);
   return rp;
 }

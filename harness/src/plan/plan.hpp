@@ -41,6 +41,10 @@ struct ScenarioPlan {
   // --duet: BEFORE and AFTER of a round at the same time on two CPUs (run/batch_runner.hpp).
   bool duet = false;
   std::vector<std::string> before_argv, after_argv;
+  // Variant → the folder its samples run in (ab: the caller's, or --workdir DIR). A variant not
+  // here gets a fresh folder per sample (scenarios, `ab --isolate`). Per variant, so that two
+  // builds of one program can each run in their own tree.
+  std::map<std::string, std::string> workdir;
 };
 
 struct RunPlan {
@@ -66,8 +70,9 @@ RunPlan plan_nothing(const RunOptions& options);
 // were added or removed (batch steps, --against).
 void finish_plan(RunPlan& plan, const RunOptions& options);
 
-RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
-                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
+// Rounds, warm-up, time limits and looks of `s` from the options, else the profile `p` (may
+// be null), else the defaults (8-30 rounds, four looks).
+void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& options);
 
 // Looks per scenario of the sequential design (stats/sequential.hpp): alpha is split between them.
 inline constexpr int kLooksPerScenario = 4;

@@ -52,10 +52,12 @@ std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
 }
 
 // A sample's child as the contract promises it (docs/scenario-contract.md): a fresh working
-// directory, stdout/stderr to files, and the PERFGATE_* environment. Timed and counting runs
-// alike, so a program cannot tell them apart but for the counter.
-ChildSpec sample_spec(const std::vector<std::string>& argv, const fs::path& work, const SampleFiles& files,
-                      const std::vector<int>& cpus, double timeout_s, const std::string& variant) {
+// directory `fresh` (or the variant's own folder), stdout/stderr to files, and the PERFGATE_*
+// environment; temporary files go to the fresh folder either way. Timed and counting runs alike,
+// so a program cannot tell them apart but for the counter.
+ChildSpec sample_spec(const VariantCommand& v, const std::vector<std::string>& argv, const fs::path& fresh,
+                      const SampleFiles& files, const std::vector<int>& cpus, double timeout_s) {
+  const fs::path work = v.workdir.empty() ? fresh : v.workdir;
   ChildSpec spec;
   spec.argv = argv;
   spec.cwd = work;
@@ -65,9 +67,18 @@ ChildSpec sample_spec(const std::vector<std::string>& argv, const fs::path& work
   spec.timeout_s = timeout_s;
   spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
               {"PERFGATE_WORKDIR", work.string()},
-              {"TMPDIR", work.string()},
-              {"PERFGATE_VARIANT", variant}};
+              {"TMPDIR", fresh.string()},
+              {"PERFGATE_VARIANT", v.name}};
   return spec;
+}
+
+// The variant's command as its folder sees it: `./prog` is the folder's, as sh -c finds it
+// there, so a command means the same with and without --shell.
+std::vector<std::string> program_argv(const VariantCommand& v) {
+  std::vector<std::string> argv = v.argv;
+  if (!v.workdir.empty() && argv.at(0).find('/') != std::string::npos && fs::path(argv[0]).is_relative())
+    argv[0] = (v.workdir / argv[0]).string();
+  return argv;
 }
 
 // One counting run of `v` beside the timed sample `s` (run/counting_sample.hpp), in its own
@@ -81,11 +92,11 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
   const fs::path count_dir = dir.parent_path() / ("count-" + measure + "-" + padded);
   const fs::path work = count_dir / "work";
   fs::create_directories(work);
-  const CountingCommand command = counting_command(measure, v.argv, count_dir);
+  const CountingCommand command = counting_command(measure, program_argv(v), count_dir);
   SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output"};
   // valgrind runs a program 20-100x slower than it runs alone.
   ChildSpec spec =
-      sample_spec(command.argv, work, files, cpus, plan.timeout_s * (measure == "instructions" ? 100 : 2), v.name);
+      sample_spec(v, command.argv, work, files, cpus, plan.timeout_s * (measure == "instructions" ? 100 : 2));
   spec.env.insert(command.env.begin(), command.env.end());
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-" + measure);
   const ChildResult r = run_child(spec, cgroup);
@@ -117,7 +128,7 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
-  ChildSpec spec = sample_spec(v.argv, work, files, cpus, plan.timeout_s, v.name);
+  ChildSpec spec = sample_spec(v, program_argv(v), work, files, cpus, plan.timeout_s);
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
   auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
   ChildResult r = run_child(spec, cgroup);

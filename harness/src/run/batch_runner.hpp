@@ -19,6 +19,9 @@ struct VariantCommand {
   std::string name;
   std::vector<std::string> argv;
   bool digest_stdout = false;  // `ab`: the digest is a hash of stdout, there is no JSON line
+  // The folder every sample of the variant runs in (ab: the caller's); empty: a fresh one per
+  // sample, as the scenario contract promises. argv[0] with a slash is relative to it.
+  fs::path workdir;
 };
 
 struct BatchPlan {

@@ -142,6 +142,7 @@ void check_scenario(const FieldReader& s) {
            {"load_before", kArray},
            {"load_after", kArray},
            {"commands", kObject},
+           {"workdirs", kObject},
            {"phases", kArray},
            {"parity", kObject},
            {"postgres", kObject},

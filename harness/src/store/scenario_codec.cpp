@@ -16,7 +16,8 @@ const std::initializer_list<const char*> kScenarioKeys = {
     "summary",     "variants", "params",  "cpus",        "load_before",    "load_after",    "anchors",
     "excluded",    "notes",    "fixture", "postgres",    "commands",       "phases",        "parity",
     "steal",       "series",   "extra",   "stop",        "reproduce",      "samples",       "summaries",
-    "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice", "fingerprint"};
+    "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice", "fingerprint",
+    "workdirs"};
 
 json to_json(const model::VariantInfo& v) {
   return {{"name", v.name},        {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
@@ -136,6 +137,7 @@ void described_to_json(const model::ScenarioResult& s, json& j) {
                      {"throwaway", s.postgres->throwaway},
                      {"template", s.postgres->template_name}};
   if (s.commands) j["commands"] = to_json(*s.commands);
+  if (s.workdirs) j["workdirs"] = *s.workdirs;
   if (s.phases) j["phases"] = *s.phases;
   if (s.parity) {
     j["parity"] = s.parity->agreement;
@@ -172,6 +174,11 @@ void described_from_json(const json& j, model::ScenarioResult& s) {
   if (j.contains("commands") && j["commands"].is_object()) {
     s.commands.emplace();
     for (const auto& [variant, argv] : j["commands"].items()) (*s.commands)[variant] = list_of<std::string>(argv);
+  }
+  if (j.contains("workdirs") && j["workdirs"].is_object()) {
+    s.workdirs.emplace();
+    for (const auto& [variant, dir] : j["workdirs"].items())
+      if (dir.is_string()) (*s.workdirs)[variant] = dir.get<std::string>();
   }
   if (j.contains("phases")) s.phases = list_of<std::string>(j["phases"]);
   if (j.contains("parity") && j["parity"].is_object()) {

@@ -12,7 +12,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "measure/host.hpp"
-#include "plan/plan.hpp"
+#include "plan/ab_plan.hpp"
 #include "run/counting_sample.hpp"
 #include "suite/calibration_summary.hpp"
 #include "suite/execute.hpp"

@@ -52,8 +52,11 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
 }
 
 std::filesystem::path subject_dir(const plan::RunPlan& rp, const plan::RunOptions& o) {
-  // ab's commands are the user's, run from the user's working folder.
-  if (!rp.scenarios.empty() && rp.scenarios.front().ab) return std::filesystem::current_path();
+  // ab's commands are the user's, run in the folder AFTER runs in (the caller's by default).
+  if (!rp.scenarios.empty() && rp.scenarios.front().ab) {
+    const auto& dirs = rp.scenarios.front().workdir;
+    return dirs.count("after") ? std::filesystem::path(dirs.at("after")) : std::filesystem::current_path();
+  }
   if (!o.catalog_dir.empty()) return catalog_folder(o.catalog_dir);
   return PERFGATE_SOURCE_DIR;
 }

@@ -68,6 +68,7 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
     }
     if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
       c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
+    if (auto it = sp.workdir.find(v.name); it != sp.workdir.end()) c.workdir = it->second;
     out.push_back(std::move(c));
   }
   return out;
@@ -148,6 +149,7 @@ void ScenarioRun::run_rounds() {
   bp.variants = commands();
   result.commands.emplace();
   for (const auto& c : bp.variants) (*result.commands)[c.name] = c.argv;
+  if (!sp.workdir.empty()) result.workdirs = sp.workdir;
   bp.cpus = sp.cpus;
   bp.warmup = sp.warmup;
   bp.max_rounds = sp.max_rounds;

@@ -1,0 +1,102 @@
+#include "plan/ab_plan.hpp"
+
+#include <filesystem>
+
+#include "common/errors.hpp"
+#include "common/program_path.hpp"
+#include "stats/sequential.hpp"
+
+namespace perfgate::plan {
+namespace {
+
+// `ab` with neither --max-rounds nor --max-time: looks doubling from 10 rounds (10 … 640, each
+// at alpha/7, whose rank-test floor is 9 rounds) while they fit 50 s, so one pair stays under
+// a minute and an effect just above a narrow noise band is still sampled until it is decided.
+constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedLooks = 7;
+constexpr double kAbLookBudgetSeconds = 50;
+
+// argv[0] as the sample will find it: a relative path with a slash is the working folder's
+// (as sh -c finds it there), a bare name is looked up on PATH.
+void check_program(const std::string& program, const std::string& workdir) {
+  namespace fs = std::filesystem;
+  if (program.find('/') == std::string::npos || fs::path(program).is_absolute() || workdir.empty()) {
+    resolve_program(program);
+    return;
+  }
+  try {
+    resolve_program((fs::path(workdir) / program).string());
+  } catch (const UsageError&) {
+    throw UsageError("cannot execute " + program + " in " + workdir);
+  }
+}
+
+ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const RunOptions& o,
+                         const std::string& workdir) {
+  ScenarioPlan s;
+  s.manifest.name = pair.name;
+  s.manifest.title = pair.name;
+  s.manifest.kind = catalog::ScenarioKind::Ab;
+  s.manifest.program = pair.before_argv.at(0);
+  s.manifest.policy = catalog::Policy::NoRegress;
+  catalog::Variant before, after;
+  before.name = "before";
+  after.name = "after";
+  after.compare_to = "before";
+  s.variants = {before, after};
+  s.manifest.variants = s.variants;
+  s.profile = "ab";
+  s.params = pair.params;
+  s.policy = o.policy.value_or(catalog::Policy::NoRegress);
+  apply_rounds(s, nullptr, o);
+  if (!o.max_rounds && !o.max_time_s) {
+    s.min_rounds = o.min_rounds.value_or(kAbBudgetedMinRounds);
+    s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
+    s.max_rounds = s.looks.back();
+    s.look_budget_s = kAbLookBudgetSeconds;
+  }
+  s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
+  s.duet = o.duet;
+  if (s.duet && s.cpus.size() != 2)
+    throw UsageError("--duet needs exactly two CPUs (BEFORE on one, AFTER on the other); this process may use " +
+                     std::to_string(s.cpus.size()) + (o.cpus ? " given by --cpus" : ""));
+  s.choose_metric = metric == "auto";
+  s.gated_metrics = {s.choose_metric ? std::string("cpu_ms") : metric};
+  s.manifest.primary_metric = *s.gated_metrics.begin();
+  s.ab = true;
+  s.before_argv = pair.before_argv;
+  s.after_argv = pair.after_argv;
+  if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
+  check_program(pair.before_argv.at(0), workdir);
+  check_program(pair.after_argv.at(0), workdir);
+  return s;
+}
+
+}  // namespace
+
+std::string ab_workdir(const RunOptions& o) {
+  namespace fs = std::filesystem;
+  if (o.isolate) {
+    if (!o.workdir.empty()) throw UsageError("--workdir and --isolate: choose one");
+    return "";
+  }
+  if (o.workdir.empty()) return fs::current_path().string();
+  std::error_code ec;
+  if (!fs::is_directory(o.workdir, ec)) throw UsageError("--workdir " + o.workdir + ": not a folder");
+  return fs::canonical(o.workdir).string();
+}
+
+RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
+                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& o) {
+  return plan_ab_family({AbPair{name, before_argv, after_argv, json::object()}}, metric, o);
+}
+
+RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& o) {
+  if (pairs.empty()) throw UsageError("ab: no pair of commands to compare");
+  RunPlan rp = plan_nothing(o);  // the seed drawn once
+  const std::string workdir = ab_workdir(o);
+  for (const auto& p : pairs) rp.scenarios.push_back(ab_scenario(p, metric, o, workdir));
+  finish_plan(rp, o);
+  return rp;
+}
+
+}  // namespace perfgate::plan

@@ -1,0 +1,27 @@
+// `perfgate ab`: the user's own commands as paired scenarios of kind "ab". One pair is one
+// scenario; a family (a parameter scan, several commands against one reference) is one
+// scenario per pair, gated together: one Holm family.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+
+namespace perfgate::plan {
+
+struct AbPair {
+  std::string name;  // the scenario's name: "ab", or "ab[threads=4]" in a family
+  std::vector<std::string> before_argv, after_argv;
+  json params = json::object();  // a parameter family's values for this pair
+};
+
+// The folder ab's samples run in: --workdir DIR (absolute), else the caller's; empty with
+// --isolate (a fresh folder per sample). Throws UsageError when DIR is not a folder.
+std::string ab_workdir(const RunOptions& options);
+
+RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
+                const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
+RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& options);
+
+}  // namespace perfgate::plan

@@ -1,0 +1,90 @@
+"""`perfgate ab` runs the user's commands in the user's folder (issue 26): relative paths, `./prog`
+with and without --shell, --workdir DIR, and --isolate's fresh folder per sample."""
+import json
+import os
+import subprocess
+
+import pytest
+
+FEW = ("--min-rounds", "3", "--max-rounds", "3", "--warmup", "0", "--quiet")
+
+
+@pytest.fixture
+def folder(tmp_path):
+    d = tmp_path / "project"
+    d.mkdir()
+    (d / "data.txt").write_text("".join(f"line {i}\n" for i in range(2000)))
+    prog = d / "prog"
+    prog.write_text("#!/bin/sh\nwc -l < data.txt\n")
+    prog.chmod(0o755)
+    return d
+
+
+def test_zstd_on_a_file_of_the_callers_folder_exits_0(perfgate, folder, tmp_path, validate):
+    subprocess.run(["zstd", "-q", "-19", "data.txt", "-o", "f.zst"], cwd=folder, check=True)
+    r = perfgate("ab", "--before", "zstd -dc f.zst", "--after", "zstd -dc f.zst", "--json", tmp_path / "r.json",
+                 "--quiet", cwd=folder)
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = validate(tmp_path / "r.json")["scenarios"][0]
+    assert s["workdirs"] == {"before": str(folder), "after": str(folder)}
+
+
+def test_pwd_through_the_shell_is_the_same_folder_for_both(perfgate, folder, tmp_path):
+    r = perfgate("ab", "--shell", "--before", "pwd", "--after", "pwd", "--json", tmp_path / "r.json", *FEW,
+                 cwd=folder)
+    assert r.returncode == 0, r.stdout + r.stderr
+    eq = [g for g in json.loads((tmp_path / "r.json").read_text())["scenarios"][0]["gates"]
+          if g["kind"] == "equivalence"][0]
+    assert eq["passed"] is True
+
+
+@pytest.mark.parametrize("shell", [[], ["--shell"]])
+def test_dot_slash_prog_resolves_in_the_folder_with_and_without_shell(perfgate, folder, tmp_path, shell):
+    r = perfgate("ab", *shell, "--before", "./prog", "--after", "./prog", "--json", tmp_path / "r.json", *FEW,
+                 cwd=folder)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("shell", [[], ["--shell"]])
+def test_workdir_chooses_the_folder_from_elsewhere(perfgate, folder, tmp_path, shell):
+    r = perfgate("ab", *shell, "--workdir", folder, "--before", "./prog", "--after", "cat data.txt",
+                 "--json", tmp_path / "r.json", *FEW, cwd=tmp_path)
+    # Same folder, different output: the two commands did run there (exit 3 names the line).
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "first differing line 1" in r.stderr
+    r = perfgate("ab", *shell, "--workdir", folder, "--before", "./prog", "--after", "./prog",
+                 "--json", tmp_path / "r.json", *FEW, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_isolate_runs_each_sample_in_a_fresh_folder(perfgate, folder, tmp_path):
+    r = perfgate("ab", "--isolate", "--before", "cat data.txt", "--after", "cat data.txt",
+                 "--json", tmp_path / "r.json", *FEW, cwd=folder)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "No such file" in r.stderr
+    r = perfgate("ab", "--isolate", "--shell", "--before", "pwd", "--after", "pwd",
+                 "--json", tmp_path / "r.json", *FEW, cwd=folder)
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert "workdirs" not in json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
+
+
+def test_isolate_is_explained_in_help(perfgate):
+    out = perfgate("ab", "--help").stdout
+    assert "--isolate" in out and "relative paths" in out and "--workdir" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--workdir", "/nonexistent/folder"], "not a folder"),
+    (["--workdir", "/tmp", "--isolate"], "choose one"),
+])
+def test_bad_workdir_is_usage_error(perfgate, args, words, tmp_path):
+    r = perfgate("ab", *args, "--before", "true", "--after", "true", "--json", tmp_path / "r.json")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert words in r.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_missing_dot_slash_program_names_the_folder(perfgate, folder, tmp_path):
+    r = perfgate("ab", "--workdir", folder, "--before", "./nothere", "--after", "./prog", cwd=tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "./nothere" in r.stderr and str(folder) in r.stderr
