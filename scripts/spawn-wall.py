@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Wall time of a CPU-bound ~45 ms program outside perfgate and under `perfgate ab`, by way of
-creating the child: clone3 into its cgroup (default), fork + cgroup.procs write
-(PERFGATE_SPAWN=fork), no cgroups (PERFGATE_CGROUP=none). Medians of N samples, with the load
+creating the child: clone3 into its cgroup sharing perfgate's memory until exec (default on
+x86-64), fork + cgroup.procs write (PERFGATE_SPAWN=fork), no cgroups (PERFGATE_CGROUP=none). Medians of N samples, with the load
 average beside each line: wall figures on a shared machine mean little without it.
   [CPU=k] /usr/bin/python3 scripts/spawn-wall.py [WORK=25000000] [N=20] [OTHER_PERFGATE_BINARY]"""
 import json, os, statistics, subprocess, sys, tempfile, time
@@ -38,7 +38,7 @@ def under(pg, env):
         return [statistics.median(x["metrics"][k]["value"] for x in s) for k in ("wall_ms", "cpu_ms", "ctx_involuntary")]
 
 
-cases = [("perfgate clone3-into-cgroup", root + "/build/bin/perfgate", {}),
+cases = [("perfgate clone3 vfork into cgroup", root + "/build/bin/perfgate", {}),
          ("perfgate fork+cgroup.procs", root + "/build/bin/perfgate", {"PERFGATE_SPAWN": "fork"}),
          ("perfgate PERFGATE_CGROUP=none", root + "/build/bin/perfgate", {"PERFGATE_CGROUP": "none"})]
 if len(sys.argv) > 3:

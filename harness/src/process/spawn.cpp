@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
+#include <pthread.h>
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -68,13 +70,15 @@ struct Prepared {
   std::string v2_procs;
   cpu_set_t cpus;
   bool pin = false;
-  int devnull = -1, out_fd = -1, err_fd = -1, errpipe = -1;
+  int devnull = -1, in_fd = -1, out_fd = -1, err_fd = -1, errpipe = -1;
   pid_t parent = 0;
+  bool born_in_cgroup = false;  // set before the child is created: clone3 places it
   const SpawnSpec* spec = nullptr;
   // A page shared with the child: it stores CLOCK_MONOTONIC just before execve. The parent
   // learns of the exec only when it is next scheduled, which on a busy or shared core came
   // up to 3.5 ms late and made a 3.6 ms program measure 0.03 ms.
   volatile std::int64_t* exec_ns = nullptr;
+  volatile std::int64_t* exec_cpu_ns = nullptr;  // the child's CPU time at that instant
 };
 
 [[noreturn]] void child_fail(int fd, int step) {
@@ -102,21 +106,39 @@ bool join(const std::string& procs) {
   return ok;
 }
 
-[[noreturn]] void child_main(const Prepared& p, bool born_in_cgroup) {
+// Signals with a handler of ours: in a child sharing our memory (CLONE_VM) a handler would
+// run on our data, so every one goes back to its default before the mask is lifted.
+void default_dispositions() {
+  for (int sig = 1; sig < NSIG; ++sig) {
+    struct sigaction old {};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
+      ::signal(sig, SIG_DFL);
+  }
+  // Dispositions and masks we set for ourselves must not leak into the program.
+  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM})
+    ::signal(sig, SIG_DFL);
+}
+
+std::int64_t thread_cpu_ns() {
+  timespec ts{};
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+[[noreturn]] void child_main(const Prepared& p) {
   const SpawnSpec& spec = *p.spec;
   const int efd = p.errpipe;
   if (spec.before_exec && *spec.before_exec) (*spec.before_exec)();
-  // Dispositions and masks we set for ourselves must not leak into the program.
+  default_dispositions();
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM})
-    ::signal(sig, SIG_DFL);
   if (spec.new_process_group && ::setpgid(0, 0) != 0) child_fail(efd, kSetpgid);
-  if (!born_in_cgroup && !p.v2_procs.empty() && !join(p.v2_procs)) child_fail(efd, kJoinCgroup);
+  if (!p.born_in_cgroup && !p.v2_procs.empty() && !join(p.v2_procs)) child_fail(efd, kJoinCgroup);
   for (const auto& f : p.join_files)
     if (!join(f)) child_fail(efd, kJoinCgroup);
-  if (::dup2(p.devnull, 0) < 0 || ::dup2(p.out_fd, 1) < 0 || ::dup2(p.err_fd, 2) < 0) child_fail(efd, kDup);
+  if (::dup2(p.in_fd, 0) < 0 || ::dup2(p.out_fd, 1) < 0 || ::dup2(p.err_fd, 2) < 0) child_fail(efd, kDup);
   if (spec.uid) {
     const gid_t gid = spec.gid.value_or(0);
     if (::setgroups(1, &gid) != 0) child_fail(efd, kSetgroups);
@@ -132,6 +154,7 @@ bool join(const std::string& procs) {
   if (p.pin && ::sched_setaffinity(0, sizeof p.cpus, &p.cpus) != 0) child_fail(efd, kAffinity);
   if (!p.cwd.empty() && ::chdir(p.cwd.c_str()) != 0) child_fail(efd, kChdir);
   mark_cloexec_from(3);
+  *p.exec_cpu_ns = thread_cpu_ns();
   timespec ts{};
   if (::clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
     *p.exec_ns = static_cast<std::int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
@@ -143,18 +166,21 @@ bool join(const std::string& procs) {
 class ExecStamp {
  public:
   ExecStamp() {
-    void* m = ::mmap(nullptr, sizeof(std::int64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    void* m = ::mmap(nullptr, 2 * sizeof(std::int64_t), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw SpawnError(std::string("mmap of the exec time stamp: ") + std::strerror(errno));
     ns_ = static_cast<volatile std::int64_t*>(m);
-    *ns_ = 0;
+    ns_[0] = 0;
+    ns_[1] = 0;
   }
-  ~ExecStamp() { ::munmap(const_cast<std::int64_t*>(ns_), sizeof(std::int64_t)); }
+  ~ExecStamp() { ::munmap(const_cast<std::int64_t*>(ns_), 2 * sizeof(std::int64_t)); }
   ExecStamp(const ExecStamp&) = delete;
   ExecStamp& operator=(const ExecStamp&) = delete;
   volatile std::int64_t* page() const { return ns_; }
+  volatile std::int64_t* cpu_slot() const { return ns_ + 1; }
+  double cpu_ms() const { return static_cast<double>(ns_[1]) / 1e6; }
   // When the child called execve; `fallback` when it never got that far.
   std::chrono::steady_clock::time_point at(std::chrono::steady_clock::time_point fallback) const {
-    const std::int64_t ns = *ns_;
+    const std::int64_t ns = ns_[0];
     if (ns <= 0) return fallback;
     return std::chrono::steady_clock::time_point(
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::nanoseconds(ns)));
@@ -167,25 +193,120 @@ class ExecStamp {
 // 0: not tried yet, 1: clone3 into a cgroup works here, 2: it does not (or is switched off).
 std::atomic<int> g_clone3{0};
 
+bool fork_forced() {
+  const char* force = std::getenv("PERFGATE_SPAWN");
+  return force && std::string(force) == "fork";
+}
+
 bool clone3_wanted() {
   if (g_clone3.load() == 2) return false;
-  const char* force = std::getenv("PERFGATE_SPAWN");
-  if (force && std::string(force) == "fork") {
+  if (fork_forced()) {
     g_clone3 = 2;
     return false;
   }
   return true;
 }
 
-// clone3 into the cgroup behind `cgroup_fd`: returns the pid (0 in the child), or -1 with
-// errno when the kernel refuses.
-pid_t clone_into(int cgroup_fd) {
+// The stack a child sharing our memory runs on until it execs (ours is the caller's, live).
+class ChildStack {
+ public:
+  static constexpr std::size_t kSize = 256 * 1024;
+  ChildStack() {
+    void* m = ::mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED) throw SpawnError(std::string("mmap of a child stack: ") + std::strerror(errno));
+    base_ = static_cast<char*>(m);
+  }
+  ~ChildStack() { ::munmap(base_, kSize); }
+  ChildStack(const ChildStack&) = delete;
+  ChildStack& operator=(const ChildStack&) = delete;
+  char* base() const { return base_; }
+  char* top() const { return base_ + kSize; }  // page-aligned, so 16-byte aligned
+
+ private:
+  char* base_ = nullptr;
+};
+
+// While a child shares our memory no handler of ours may run in it: every signal is blocked
+// in this thread from before the child exists until it has exec'd (it unblocks its own).
+class SignalsBlocked {
+ public:
+  SignalsBlocked() {
+    sigset_t all;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &old_);
+  }
+  ~SignalsBlocked() { ::pthread_sigmask(SIG_SETMASK, &old_, nullptr); }
+  SignalsBlocked(const SignalsBlocked&) = delete;
+  SignalsBlocked& operator=(const SignalsBlocked&) = delete;
+
+ private:
+  sigset_t old_;
+};
+
+void child_entry(void* prepared) { child_main(*static_cast<const Prepared*>(prepared)); }
+int child_entry_int(void* prepared) { child_main(*static_cast<const Prepared*>(prepared)); }
+
+#if defined(__x86_64__)
+constexpr bool kCanShareWithClone3 = true;
+// clone3 whose child starts on its own stack and calls fn(arg) there, never returning into our
+// frames (glibc's clone3.S does this; glibc 2.36 does not export clone3). Returns the pid, or
+// -errno.
+long clone3_calling(struct clone_args* args, void (*fn)(void*), void* arg) {
+  long ret;
+  register void (*entry)(void*) asm("r12") = fn;
+  register void* entry_arg asm("r13") = arg;
+  asm volatile(
+      "syscall\n\t"
+      "test %%rax, %%rax\n\t"
+      "jnz 1f\n\t"
+      "xor %%ebp, %%ebp\n\t"
+      "mov %%r13, %%rdi\n\t"
+      "call *%%r12\n\t"
+      "mov $127, %%edi\n\t"
+      "mov $231, %%eax\n\t"  // exit_group, should fn ever return
+      "syscall\n\t"
+      "hlt\n"
+      "1:\n\t"
+      : "=a"(ret)
+      : "0"(static_cast<long>(SYS_clone3)), "D"(args), "S"(sizeof *args), "r"(entry), "r"(entry_arg)
+      : "rcx", "r11", "memory");
+  return ret;
+}
+#else
+constexpr bool kCanShareWithClone3 = false;
+long clone3_calling(struct clone_args*, void (*)(void*), void*) { return -ENOSYS; }
+#endif
+
+// clone3 into the cgroup behind `cgroup_fd`: returns the pid, or -1 with errno when the kernel
+// refuses. Sharing our memory (`stack` given), the child runs child_main on that stack;
+// otherwise it is a copy of us and continues here.
+pid_t clone_into(int cgroup_fd, Prepared& p, const ChildStack* stack) {
   struct clone_args args;
   std::memset(&args, 0, sizeof args);
   args.flags = CLONE_INTO_CGROUP;
   args.exit_signal = SIGCHLD;
   args.cgroup = static_cast<std::uint64_t>(cgroup_fd);
-  return static_cast<pid_t>(::syscall(SYS_clone3, &args, sizeof args));
+  p.born_in_cgroup = true;
+  if (stack) {
+    args.flags |= CLONE_VM | CLONE_VFORK;
+    args.stack = reinterpret_cast<std::uint64_t>(stack->base());
+    args.stack_size = ChildStack::kSize;
+    const long r = clone3_calling(&args, child_entry, &p);
+    if (r < 0) errno = static_cast<int>(-r);
+    return r < 0 ? -1 : static_cast<pid_t>(r);
+  }
+  const pid_t pid = static_cast<pid_t>(::syscall(SYS_clone3, &args, sizeof args));
+  if (pid == 0) child_main(p);
+  return pid;
+}
+
+// Without clone3 into a cgroup: the child joins its cgroups itself before exec.
+pid_t clone_plain(Prepared& p, const ChildStack* stack) {
+  p.born_in_cgroup = false;
+  if (stack) return ::clone(child_entry_int, stack->top(), CLONE_VM | CLONE_VFORK | SIGCHLD, &p);
+  const pid_t pid = ::fork();
+  if (pid == 0) child_main(p);
+  return pid;
 }
 
 }  // namespace
@@ -209,8 +330,11 @@ Spawned spawn(const SpawnSpec& spec) {
   const ExecStamp stamp;
   p.exec_ns = stamp.page();
 
+  p.exec_cpu_ns = stamp.cpu_slot();
+
   p.devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (p.devnull < 0) throw SpawnError(std::string("cannot open /dev/null: ") + std::strerror(errno));
+  p.in_fd = spec.stdin_fd >= 0 ? spec.stdin_fd : p.devnull;
   p.out_fd = spec.stdout_fd >= 0 ? spec.stdout_fd : p.devnull;
   p.err_fd = spec.stderr_fd >= 0 ? spec.stderr_fd : p.devnull;
   int errpipe[2];
@@ -221,13 +345,21 @@ Spawned spawn(const SpawnSpec& spec) {
   }
   p.errpipe = errpipe[1];
 
+  // Sharing our memory until exec, unless the child must run code of the caller's or switch
+  // users first (glibc's setuid would signal our threads from it).
+  const bool share = !fork_forced() && !spec.uid && !(spec.before_exec && *spec.before_exec);
+  std::optional<ChildStack> stack;
+  std::optional<SignalsBlocked> blocked;
+  if (share) {
+    stack.emplace();
+    blocked.emplace();
+  }
   Spawned s;
   pid_t pid = -1;
   if (spec.v2_cgroup && clone3_wanted()) {
     const int cg = ::open(spec.v2_cgroup->c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (cg >= 0) {
-      pid = clone_into(cg);
-      if (pid == 0) child_main(p, true);
+      pid = clone_into(cg, p, share && kCanShareWithClone3 ? &*stack : nullptr);
       const int e = errno;
       ::close(cg);
       if (pid > 0) {
@@ -237,19 +369,19 @@ Spawned spawn(const SpawnSpec& spec) {
         ::close(p.devnull), ::close(errpipe[0]), ::close(errpipe[1]);
         throw SpawnError("cannot start " + spec.argv[0] + ": clone3: " + std::strerror(e));
       } else {
-        g_clone3 = 2;  // ENOSYS (kernel < 5.3), E2BIG/EINVAL (< 5.7), EPERM/EACCES/EBUSY: fork instead
+        g_clone3 = 2;  // ENOSYS (kernel < 5.3), E2BIG/EINVAL (< 5.7), EPERM/EACCES/EBUSY: join by writing instead
       }
     }
   }
   if (pid < 0) {
-    pid = ::fork();
-    if (pid == 0) child_main(p, false);
+    pid = clone_plain(p, share ? &*stack : nullptr);
     if (pid < 0) {
       const int e = errno;
       ::close(p.devnull), ::close(errpipe[0]), ::close(errpipe[1]);
-      throw SpawnError("cannot start " + spec.argv[0] + ": fork: " + std::strerror(e));
+      throw SpawnError("cannot start " + spec.argv[0] + ": " + (share ? "clone" : "fork") + ": " + std::strerror(e));
     }
   }
+  blocked.reset();
   s.pid = pid;
   ::close(p.devnull);
   ::close(errpipe[1]);
@@ -258,6 +390,7 @@ Spawned spawn(const SpawnSpec& spec) {
   do n = ::read(errpipe[0], &e, sizeof e);
   while (n < 0 && errno == EINTR);
   s.exec_at = stamp.at(std::chrono::steady_clock::now());
+  s.pre_exec_cpu_ms = stamp.cpu_ms();
   ::close(errpipe[0]);
   if (n == static_cast<ssize_t>(sizeof e)) {
     int status = 0;
@@ -291,7 +424,9 @@ std::optional<std::string> find_program(const std::string& name) {
 }
 
 std::string creation_method() {
-  return clone3_wanted() && g_clone3.load() != 2 ? "clone3-into-cgroup" : "fork+cgroup.procs";
+  if (fork_forced()) return "fork+cgroup.procs";
+  if (g_clone3.load() != 2) return kCanShareWithClone3 ? "clone3-vfork-into-cgroup" : "clone3-into-cgroup";
+  return "vfork+cgroup.procs";
 }
 
 }  // namespace perfgate::process

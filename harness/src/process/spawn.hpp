@@ -5,7 +5,12 @@
 // with clone3(CLONE_INTO_CGROUP): it never moves, so the move's cost never lands in the
 // sample's wall time. Boost.Process 1.74 only forks, so this is a raw syscall. Otherwise (an
 // older kernel, a refused clone3, v1 hierarchies) the child writes itself into each
-// cgroup.procs between fork and exec, before a line of the program runs.
+// cgroup.procs between its creation and exec, before a line of the program runs.
+//
+// The child shares our memory until it execs (CLONE_VM|CLONE_VFORK, as posix_spawn does) on
+// x86-64: a copy of perfgate's address space, made and torn down again at exec, would be CPU
+// time charged to the program (1.2 ms of cgroup CPU for /bin/true with fork semantics). With a
+// user to switch to or a caller's own pre-exec hook it forks as before.
 #pragma once
 
 #include <signal.h>
@@ -27,9 +32,10 @@ struct SpawnSpec {
   std::vector<std::string> argv;      // argv[0]: the program's path (see find_program)
   std::vector<std::string> env;       // the whole environment of the child, NAME=value
   fs::path cwd;                       // empty: ours
-  int stdout_fd = -1;                 // -1: /dev/null; stdin is always /dev/null
+  int stdout_fd = -1;                 // -1: /dev/null
   int stderr_fd = -1;                 // -1: /dev/null
   std::vector<int> cpus;              // empty: not pinned
+  int stdin_fd = -1;                  // -1: /dev/null
   std::optional<fs::path> v2_cgroup;  // a cgroup v2 directory to be born into
   std::vector<fs::path> v1_cgroups;   // v1 directories the child joins before exec
   std::optional<uid_t> uid;           // drop to this user (and gid) before exec; needs root
@@ -46,6 +52,9 @@ struct Spawned {
   // When the child called execve (its own clock reading, not our wake-up): the program's
   // first instant. Wall time measured from here leaves out creation, cgroup moves and pinning.
   std::chrono::steady_clock::time_point exec_at;
+  // The child's own CPU time up to that instant (CLOCK_THREAD_CPUTIME_ID): creation, joining
+  // cgroups, pinning. Its cgroup's and its rusage's CPU include it; the program's does not.
+  double pre_exec_cpu_ms = 0;
 };
 
 // The child could not be created or could not exec: names the program, the step and errno.
@@ -63,8 +72,9 @@ std::vector<std::string> environment_with(const std::vector<std::pair<std::strin
 // not found.
 std::optional<std::string> find_program(const std::string& name);
 
-// Which way children are created here: "clone3-into-cgroup" or "fork+cgroup.procs".
-// PERFGATE_SPAWN=fork forces the second (to measure what the move costs).
+// Which way children are created here: "clone3-vfork-into-cgroup" (x86-64), "clone3-into-cgroup",
+// "vfork+cgroup.procs" or "fork+cgroup.procs". PERFGATE_SPAWN=fork forces the last (to measure
+// what the move and the copy cost).
 std::string creation_method();
 
 }  // namespace perfgate::process

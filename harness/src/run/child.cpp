@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "common/errors.hpp"
@@ -63,6 +64,18 @@ struct OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 };
 
+// A sample's stdin (ab --input FILE): opened for each sample, so each reads it from the start.
+struct InputFile {
+  int fd = -1;
+  explicit InputFile(const fs::path& path) {
+    fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw RunError("cannot open " + path.string() + " (the input): " + std::strerror(errno));
+  }
+  ~InputFile() { ::close(fd); }
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+};
+
 // Whatever earlier runs killed with SIGKILL left, removed once per process, before our first
 // child; one line on stderr says what.
 void reap_once() {
@@ -78,9 +91,15 @@ process::Spawned spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   s.argv[0] = resolve_program(spec.argv[0]);
   s.env = process::environment_with({spec.env.begin(), spec.env.end()});
   s.cwd = spec.cwd.empty() ? fs::current_path() : spec.cwd;
-  OutputFile out(spec.stdout_path, STDOUT_FILENO), err(spec.stderr_path, STDERR_FILENO);
-  s.stdout_fd = out.fd;
+  OutputFile out(spec.stdout_fd >= 0 ? fs::path() : spec.stdout_path, STDOUT_FILENO),
+      err(spec.stderr_path, STDERR_FILENO);
+  s.stdout_fd = spec.stdout_fd >= 0 ? spec.stdout_fd : out.fd;
   s.stderr_fd = err.fd;
+  std::optional<InputFile> in;
+  if (!spec.stdin_path.empty()) {
+    in.emplace(spec.stdin_path);
+    s.stdin_fd = in->fd;
+  }
   s.cpus = spec.cpus;
   s.v2_cgroup = cgroup.v2_dir();
   s.v1_cgroups = cgroup.v1_dirs();
@@ -157,6 +176,7 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   // cgroup.procs write waits for an RCU grace period, ~5 ms here) and pinning are ours, not
   // the program's. The timeout counts from creation.
   const auto start = child.exec_at;
+  r.pre_exec_cpu_ms = child.pre_exec_cpu_ms;
   const bool has_deadline = spec.timeout_s > 0;
   const auto deadline = created + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(spec.timeout_s));

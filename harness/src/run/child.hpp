@@ -30,6 +30,8 @@ struct ChildSpec {
   std::map<std::string, std::string> env;  // added to (or overriding) our environment
   fs::path cwd;
   fs::path stdout_path, stderr_path;  // empty: inherit
+  int stdout_fd = -1;                 // >= 0: this descriptor (a pipe's end) instead of stdout_path
+  fs::path stdin_path;                // empty: /dev/null
   std::vector<int> cpus;              // empty: not pinned
   double timeout_s = 0;               // 0: none
 };
@@ -38,7 +40,8 @@ struct ChildResult {
   int exit_code = -1;  // -1 when killed by a signal
   int signal = 0;
   bool timed_out = false;
-  double wall_ms = 0;
+  double wall_ms = 0;         // from the program's exec to its exit
+  double pre_exec_cpu_ms = 0;  // the child's CPU before its exec, inside cgroup_cpu and usage
   struct rusage usage {};
   std::optional<measure::ProcIo> io;
   std::optional<measure::CpuUsage> cgroup_cpu;

@@ -76,15 +76,19 @@ void add_outside_metrics(Sample& s, const ChildResult& r) {
     s.metrics[name] = measured(name, v, source);
   };
   put("wall_ms", r.wall_ms, "monotonic-clock");
-  if (r.cgroup_cpu) {
-    put("cpu_ms", r.cgroup_cpu->usage_usec / 1e3, r.cpu_source);
-    put("user_ms", r.cgroup_cpu->user_usec / 1e3, r.cpu_source);
-    put("sys_ms", r.cgroup_cpu->system_usec / 1e3, r.cpu_source);
-  } else {
-    put("cpu_ms", ms(r.usage.ru_utime) + ms(r.usage.ru_stime), "rusage");
-    put("user_ms", ms(r.usage.ru_utime), "rusage");
-    put("sys_ms", ms(r.usage.ru_stime), "rusage");
-  }
+  // The CPU window is the wall window: from exec to exit. What the child spent before its exec
+  // (creation, joining cgroups, pinning: system time, mostly) is ours, not the program's.
+  auto cpu = [&](double user, double sys, const std::string& source) {
+    const double pre = r.pre_exec_cpu_ms;
+    const double sys_after = std::max(0.0, sys - pre), user_after = std::max(0.0, user - std::max(0.0, pre - sys));
+    put("cpu_ms", user_after + sys_after, source);
+    put("user_ms", user_after, source);
+    put("sys_ms", sys_after, source);
+  };
+  if (r.cgroup_cpu)
+    cpu(r.cgroup_cpu->user_usec / 1e3, r.cgroup_cpu->system_usec / 1e3, r.cpu_source);
+  else
+    cpu(ms(r.usage.ru_utime), ms(r.usage.ru_stime), "rusage");
   if (r.cgroup_memory_peak)
     put("peak_rss_kib", static_cast<double>(*r.cgroup_memory_peak) / 1024.0, r.memory_source);
   else
