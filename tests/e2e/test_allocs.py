@@ -105,8 +105,8 @@ def test_a_bad_measure_field_is_a_usage_error_naming_file_and_field(perfgate, tm
 
 
 def test_counting_runs_are_apart_from_timed_ones(perfgate, tmp_path):
-    # Each run appends what it was preloaded with: the timed runs (warm-up included) had
-    # nothing, one more run per measured sample had the counter.
+    # Each run appends what it was preloaded with: the timed runs (warm-up included) and the
+    # digest runs had nothing, one more run per measured sample had the counter.
     log = tmp_path / "preloads"
     # cat is there to be counted: dash itself ends with _exit and never reports.
     cmd = f'echo "${{LD_PRELOAD:-none}}" >> {log}; cat /dev/null; echo same'
@@ -117,7 +117,9 @@ def test_counting_runs_are_apart_from_timed_ones(perfgate, tmp_path):
     assert r.returncode == 0 or (r.returncode == 1 and "guard gate failed" in r.stderr
                                  and "policy gate failed" not in r.stderr), r.stdout + r.stderr
     lines = log.read_text().split()
-    assert lines.count("none") == 2 * (1 + 3)
+    # Timed runs (warm-up included) and the untimed digest runs of both sides (--output null).
+    digests = len(json.loads((tmp_path / "r.json").read_text())["scenarios"][0]["sampling"]["digest_rounds"])
+    assert lines.count("none") == 2 * (1 + 3) + 2 * digests
     assert len([x for x in lines if x.endswith("libperfgate_alloc.so")]) == 2 * 3
 
 

@@ -243,6 +243,9 @@ struct ScenarioResult {
   std::optional<PostgresInfo> postgres;
   std::optional<std::map<std::string, std::vector<std::string>>> commands;  // variant → argv
   std::optional<std::map<std::string, std::string>> workdirs;  // variant → the folder its samples ran in (ab)
+  // ab: how its samples ran (output, input, digest runs, the commands around them), as
+  // run::to_json(AbSampling) wrote it: written for people and the report.
+  std::optional<nlohmann::json> sampling;
   std::optional<std::vector<std::string>> phases;                           // a phased service's phases, in run order
   std::optional<Parity> parity;
   std::optional<std::map<std::string, nlohmann::json>> steal;   // per variant (run::summarise_steal)

@@ -40,7 +40,9 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   s.manifest.policy = catalog::Policy::NoRegress;
   catalog::Variant before, after;
   before.name = "before";
+  before.label = pair.before.label;
   after.name = "after";
+  after.label = pair.after.label;
   after.compare_to = "before";
   s.variants = {before, after};
   s.manifest.variants = s.variants;
@@ -66,6 +68,7 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   s.before_argv = pair.before_argv;
   s.after_argv = pair.after_argv;
   if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
+  s.ab_side = {{"before", pair.before}, {"after", pair.after}};
   check_program(pair.before_argv.at(0), workdir);
   check_program(pair.after_argv.at(0), workdir);
   return s;
@@ -87,7 +90,11 @@ std::string ab_workdir(const RunOptions& o) {
 
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& o) {
-  return plan_ab_family({AbPair{name, before_argv, after_argv, json::object()}}, metric, o);
+  AbPair pair;
+  pair.name = name;
+  pair.before_argv = before_argv;
+  pair.after_argv = after_argv;
+  return plan_ab_family({pair}, metric, o);
 }
 
 RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& o) {

@@ -14,6 +14,7 @@ struct AbPair {
   std::string name;  // the scenario's name: "ab", or "ab[threads=4]" in a family
   std::vector<std::string> before_argv, after_argv;
   json params = json::object();  // a parameter family's values for this pair
+  AbSideOptions before, after;   // hyperfine's options of each command
 };
 
 // The folder ab's samples run in: --workdir DIR (absolute), else the caller's; empty with

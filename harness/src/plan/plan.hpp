@@ -14,6 +14,17 @@ namespace perfgate::plan {
 
 using json = nlohmann::json;
 
+// ab: what hyperfine's options say of one command's samples, as given (run/ab_sampling.hpp
+// runs them): where its stdout goes, its stdin, the shell commands around its runs, and the exit
+// codes that are not failures.
+struct AbSideOptions {
+  std::string output = "null";                    // null | pipe | inherit | a file
+  std::string input;                              // empty: /dev/null
+  std::string prepare, conclude, setup, cleanup;  // empty: none
+  std::string ignore_failure;                     // empty: none; "all-non-zero" or "1,2"
+  std::string label;                              // --command-name; empty: the command
+};
+
 struct ScenarioPlan {
   catalog::Manifest manifest;
   std::string profile;
@@ -45,6 +56,7 @@ struct ScenarioPlan {
   // here gets a fresh folder per sample (scenarios, `ab --isolate`). Per variant, so that two
   // builds of one program can each run in their own tree.
   std::map<std::string, std::string> workdir;
+  std::map<std::string, AbSideOptions> ab_side;  // ab: variant → its hyperfine-style options
 };
 
 struct RunPlan {

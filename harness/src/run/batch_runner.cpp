@@ -72,6 +72,12 @@ ChildSpec sample_spec(const VariantCommand& v, const std::vector<std::string>& a
   return spec;
 }
 
+// A run that did not finish as the user said it should: by default a non-zero exit fails it,
+// ab's --ignore-failure lets exit codes pass; a timeout or a signal always fails.
+bool failed(const VariantCommand& v, const ChildResult& r) {
+  return r.timed_out || r.signal || (r.exit_code != 0 && !v.sampling.ignores(r.exit_code));
+}
+
 // The variant's command as its folder sees it: `./prog` is the folder's, as sh -c finds it
 // there, so a command means the same with and without --shell.
 std::vector<std::string> program_argv(const VariantCommand& v) {
@@ -97,10 +103,11 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
   // valgrind runs a program 20-100x slower than it runs alone.
   ChildSpec spec =
       sample_spec(v, command.argv, work, files, cpus, plan.timeout_s * (measure == "instructions" ? 100 : 2));
+  spec.stdin_path = v.sampling.input;
   spec.env.insert(command.env.begin(), command.env.end());
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-" + measure);
   const ChildResult r = run_child(spec, cgroup);
-  if (r.timed_out || r.signal || r.exit_code != 0)
+  if (failed(v, r))
     throw RunError(plan.scenario + ", round " + std::to_string(s.round) + ", counting run (" + measure + ") of " +
                    describe_failure(v, r, files));
   add_counting_metrics(s, measure, count_dir, plan.scenario + " (" + v.name + ")");
@@ -122,17 +129,108 @@ struct Taken {
   fs::path dir;
 };
 
+// The prepare command before a run of `v` and the conclude command after it (ab), unmeasured.
+struct AroundRun {
+  const VariantCommand& v;
+  fs::path scratch;
+  double timeout_s;
+  AroundRun(const VariantCommand& v_, fs::path scratch_, double timeout) : v(v_), scratch(std::move(scratch_)), timeout_s(timeout) {
+    if (!v.sampling.prepare.empty()) run_user_command("--prepare", v.sampling.prepare, v.workdir, scratch, timeout_s);
+  }
+  void conclude() const {
+    if (!v.sampling.conclude.empty()) run_user_command("--conclude", v.sampling.conclude, v.workdir, scratch, timeout_s);
+  }
+};
+
+// One more run of `v`, untimed, its stdout to a file of the sample's: the digest of a round
+// whose timed run wrote to /dev/null or the terminal (run/ab_sampling.hpp). `files` then name
+// that output, for the first differing line of a mismatch.
+std::string digest_run(const BatchPlan& plan, const VariantCommand& v, const fs::path& dir, SampleFiles& files,
+                       int round, int serial, const std::vector<int>& cpus) {
+  const fs::path work = dir / "work";
+  fs::create_directories(work);
+  SampleFiles run_files{dir / "digest-stdout", dir / "digest-stderr", files.output_path};
+  ChildSpec spec = sample_spec(v, program_argv(v), work, run_files, cpus, plan.timeout_s);
+  spec.stdin_path = v.sampling.input;
+  AroundRun around(v, dir / "around", plan.timeout_s);
+  measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-digest");
+  const ChildResult r = run_child(spec, cgroup);
+  around.conclude();
+  if (failed(v, r))
+    throw RunError(plan.scenario + ", round " + std::to_string(round) + ", digest run of " +
+                   describe_failure(v, r, run_files));
+  const std::string digest = digest_of_file(run_files.stdout_path);
+  std::error_code ec;
+  fs::rename(run_files.stdout_path, files.output_path, ec);
+  files.stdout_path = files.output_path;
+  return digest;
+}
+
+// Where the timed run's stdout goes (the contract's file, or ab's --output) and its digest.
+struct TimedStdout {
+  const StdoutTarget& target;
+  std::optional<DrainedPipe> pipe;
+  TimedStdout(const StdoutTarget& t, ChildSpec& spec, const SampleFiles& files, const std::vector<int>& cpus)
+      : target(t) {
+    switch (t.kind) {
+      case StdoutTarget::Kind::Contract:
+        break;
+      case StdoutTarget::Kind::Null:
+        spec.stdout_path = "/dev/null";
+        break;
+      case StdoutTarget::Kind::Inherit:
+        spec.stdout_path.clear();
+        spec.stderr_path.clear();
+        break;
+      case StdoutTarget::Kind::File:
+        spec.stdout_path = t.file;
+        break;
+      case StdoutTarget::Kind::Pipe:
+        pipe.emplace(files.output_path, cpus);
+        spec.stdout_fd = pipe->write_fd();
+        break;
+    }
+  }
+  // After the run: the digest of what it printed (empty when it went where it cannot be read),
+  // with `files` naming that output.
+  std::string digest(SampleFiles& files) {
+    std::error_code ec;
+    switch (target.kind) {
+      case StdoutTarget::Kind::Contract: {
+        std::string d = digest_of_file(files.stdout_path);
+        fs::rename(files.stdout_path, files.output_path, ec);
+        files.stdout_path = files.output_path;
+        return d;
+      }
+      case StdoutTarget::Kind::Pipe:
+        files.stdout_path = files.output_path;
+        return pipe->finish();
+      case StdoutTarget::Kind::File:
+        fs::copy_file(target.file, files.output_path, fs::copy_options::overwrite_existing, ec);
+        files.stdout_path = files.output_path;
+        return digest_of_file(target.file);
+      default:
+        return "";
+    }
+  }
+};
+
 Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
-               const TempDir& run_dir, int serial, const std::vector<int>& cpus) {
+               const TempDir& run_dir, int serial, const std::vector<int>& cpus, bool with_digest_run) {
   const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
   ChildSpec spec = sample_spec(v, program_argv(v), work, files, cpus, plan.timeout_s);
+  spec.stdin_path = v.sampling.input;
+  TimedStdout out(v.sampling.output, spec, files, cpus);
+  AroundRun around(v, dir / "around", plan.timeout_s);
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
   auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
   ChildResult r = run_child(spec, cgroup);
   auto server1 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
+  const std::string printed = v.digest_stdout ? out.digest(files) : "";
+  around.conclude();
 
   Sample s;
   s.round = round;
@@ -144,9 +242,8 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   // its exit status: a divergent answer is never "could not run".
   const bool said_divergent = !r.timed_out && !r.signal && r.exit_code != 0 && !v.digest_stdout &&
                               says_not_equivalent(last_nonempty_line(files.stdout_path));
-  if ((r.timed_out || r.signal || r.exit_code != 0) && !said_divergent) {
+  if (failed(v, r) && !said_divergent)
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
-  }
   add_outside_metrics(s, r);
   if (auto wait = cpu_wait_ms(cgroup))
     s.metrics["cpu_wait_ms"] = measured("cpu_wait_ms", *wait, "cgroup-v2:cpu.pressure");
@@ -156,19 +253,10 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
     s.metrics["total_cpu_ms"] = measured("total_cpu_ms", s.metrics["cpu_ms"].value + s.metrics["server_cpu_ms"].value,
                                          "sample + server cgroups");
   }
-  if (v.digest_stdout) {
-    Digest d;
-    std::ifstream in(files.stdout_path, std::ios::binary);
-    char buf[1 << 16];
-    while (in.read(buf, sizeof buf) || in.gcount() > 0) d.update(buf, static_cast<std::size_t>(in.gcount()));
-    s.digest = d.hex();
-    // The stdout itself is the output a mismatch is diffed on.
-    std::error_code ec;
-    fs::rename(files.stdout_path, files.output_path, ec);
-    files.stdout_path = files.output_path;
-  } else {
+  if (v.digest_stdout)
+    s.digest = !printed.empty() || !with_digest_run ? printed : digest_run(plan, v, dir, files, round, serial, cpus);
+  else
     parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
-  }
   if (!warmup && s.divergence.empty())
     for (const auto& measure : plan.counting) count_one(plan, v, measure, dir, serial, cpus, s);
   return {std::move(s), files, dir};
@@ -185,19 +273,19 @@ Sample finish_one(Taken t, const BatchHooks& hooks) {
 // BEFORE and AFTER of one round at the same time, one per CPU. Both children are always
 // waited for; a failure of either is rethrown after both ended.
 std::pair<Taken, Taken> take_duet(const BatchPlan& plan, const VariantCommand& before, const VariantCommand& after,
-                                  int round, bool warmup, const TempDir& run_dir, int serial) {
+                                  int round, bool warmup, const TempDir& run_dir, int serial, bool digest) {
   const auto [cpu_b, cpu_a] = duet_cpus(round, plan.cpus);
   std::optional<Taken> b, a;
   std::exception_ptr fail_b, fail_a;
   std::thread other([&] {
     try {
-      a = take_one(plan, after, round, warmup, 1, run_dir, serial + 1, {cpu_a});
+      a = take_one(plan, after, round, warmup, 1, run_dir, serial + 1, {cpu_a}, digest);
     } catch (...) {
       fail_a = std::current_exception();
     }
   });
   try {
-    b = take_one(plan, before, round, warmup, 0, run_dir, serial, {cpu_b});
+    b = take_one(plan, before, round, warmup, 0, run_dir, serial, {cpu_b}, digest);
   } catch (...) {
     fail_b = std::current_exception();
   }
@@ -207,9 +295,9 @@ std::pair<Taken, Taken> take_duet(const BatchPlan& plan, const VariantCommand& b
   return {std::move(*b), std::move(*a)};
 }
 
-}  // namespace
 
-void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
+// The rounds, until a look, the round limit or the time limit stops them.
+void run_rounds(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
   RoundOrder order(plan.seed);
   std::vector<std::string> names;
   for (const auto& v : plan.variants) names.push_back(v.name);
@@ -227,6 +315,9 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
     const bool warmup = round <= plan.warmup;
     if (hooks.on_round) hooks.on_round(round, total_rounds, warmup);
     int pos = 0;
+    const bool digest = !warmup && !hooks.take_sample && needs_digest_runs(plan) &&
+                        (out.rounds == 0 || digest_round(plan.seed, out.rounds + 1));
+    if (digest) out.digest_rounds.push_back(out.rounds + 1);
     const bool duet =
         plan.duet && !hooks.take_sample &&
         std::count(names.begin(), names.end(), "before") + std::count(names.begin(), names.end(), "after") == 2;
@@ -234,7 +325,7 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
       if (duet && name == "after") continue;  // ran beside BEFORE
       ++serial;
       if (duet && name == "before") {
-        auto [b, a] = take_duet(plan, command("before"), command("after"), round, warmup, run_dir, serial++);
+        auto [b, a] = take_duet(plan, command("before"), command("after"), round, warmup, run_dir, serial++, digest);
         out.samples.push_back(finish_one(std::move(b), hooks));
         out.samples.push_back(finish_one(std::move(a), hooks));
         pos += 2;
@@ -243,7 +334,8 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
       out.samples.push_back(
           hooks.take_sample
               ? hooks.take_sample(name, round, warmup, pos++, serial)
-              : finish_one(take_one(plan, command(name), round, warmup, pos++, run_dir, serial, plan.cpus), hooks));
+              : finish_one(take_one(plan, command(name), round, warmup, pos++, run_dir, serial, plan.cpus, digest),
+                           hooks));
     }
     if (warmup) continue;
     ++out.rounds;
@@ -269,6 +361,57 @@ void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& 
     }
   }
   out.stop = StopReason::max_rounds(plan.max_rounds);
+}
+
+// The last measured round's digest runs, when it had none: its samples get their digests
+// and go past the hook (the equivalence gate) again.
+void digest_last_round(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
+  if (out.rounds == 0 || (!out.digest_rounds.empty() && out.digest_rounds.back() == out.rounds)) return;
+  out.digest_rounds.push_back(out.rounds);
+  for (const auto& v : plan.variants)
+    for (auto it = out.samples.rbegin(); it != out.samples.rend(); ++it) {
+      if (it->variant != v.name || it->warmup) continue;
+      const fs::path dir = run_dir.subdir("last-digest-" + v.name);
+      SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
+      it->digest = digest_run(plan, v, dir, files, it->round, 0, plan.cpus);
+      if (hooks.on_sample) hooks.on_sample(*it, files);
+      std::error_code ec;
+      fs::remove_all(dir, ec);
+      break;
+    }
+}
+
+}  // namespace
+
+bool needs_digest_runs(const BatchPlan& plan) {
+  for (const auto& v : plan.variants)
+    if (v.digest_stdout && !v.sampling.output.hashed_when_timed()) return true;
+  return false;
+}
+
+void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
+  const bool scripted = static_cast<bool>(hooks.take_sample);
+  auto each = [&](const char* what, std::string AbSampling::*command) {
+    for (const auto& v : plan.variants)
+      if (!(v.sampling.*command).empty())
+        run_user_command(what, v.sampling.*command, v.workdir, run_dir.subdir(std::string("user-") + (what + 2)),
+                         plan.timeout_s);
+  };
+  if (!scripted) each("--setup", &AbSampling::setup);
+  try {
+    run_rounds(plan, run_dir, hooks, out);
+    if (!scripted && needs_digest_runs(plan)) digest_last_round(plan, run_dir, hooks, out);
+  } catch (const Interrupted&) {
+    throw;
+  } catch (...) {
+    // The user's cleanup still runs when the rounds failed; its own failure then is not the news.
+    try {
+      if (!scripted) each("--cleanup", &AbSampling::cleanup);
+    } catch (const Error&) {
+    }
+    throw;
+  }
+  if (!scripted) each("--cleanup", &AbSampling::cleanup);
 }
 
 }  // namespace perfgate::run

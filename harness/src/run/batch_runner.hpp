@@ -10,6 +10,7 @@
 
 #include "common/files.hpp"
 #include "measure/cgroup.hpp"
+#include "run/ab_sampling.hpp"
 #include "run/sample.hpp"
 #include "run/stop_reason.hpp"
 
@@ -22,6 +23,7 @@ struct VariantCommand {
   // The folder every sample of the variant runs in (ab: the caller's); empty: a fresh one per
   // sample, as the scenario contract promises. argv[0] with a slash is relative to it.
   fs::path workdir;
+  AbSampling sampling;  // ab: output, input, failures ignored, commands around its runs
 };
 
 struct BatchPlan {
@@ -67,8 +69,16 @@ struct BatchOutcome {
   int rounds = 0;               // measured rounds completed
   StopReason stop;
   std::vector<int> looks_taken;
+  // Measured rounds whose outputs were compared in digest runs (run/ab_sampling.hpp): both sides.
+  std::vector<int> digest_rounds;
 };
 
+// Runs --setup first and --cleanup last (ab), the rounds between them, and the last round's
+// digest runs when the rounds stopped on one without.
 void run_batch(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out);
+
+// Whether a variant's timed runs cannot be hashed (ab --output null or inherit): its outputs are
+// compared in digest runs.
+bool needs_digest_runs(const BatchPlan& plan);
 
 }  // namespace perfgate::run

@@ -143,6 +143,7 @@ void check_scenario(const FieldReader& s) {
            {"load_after", kArray},
            {"commands", kObject},
            {"workdirs", kObject},
+           {"sampling", kObject},
            {"phases", kArray},
            {"parity", kObject},
            {"postgres", kObject},

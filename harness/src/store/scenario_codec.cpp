@@ -17,7 +17,7 @@ const std::initializer_list<const char*> kScenarioKeys = {
     "excluded",    "notes",    "fixture", "postgres",    "commands",       "phases",        "parity",
     "steal",       "series",   "extra",   "stop",        "reproduce",      "samples",       "summaries",
     "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice", "fingerprint",
-    "workdirs"};
+    "workdirs",    "sampling"};
 
 json to_json(const model::VariantInfo& v) {
   return {{"name", v.name},        {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
@@ -138,6 +138,7 @@ void described_to_json(const model::ScenarioResult& s, json& j) {
                      {"template", s.postgres->template_name}};
   if (s.commands) j["commands"] = to_json(*s.commands);
   if (s.workdirs) j["workdirs"] = *s.workdirs;
+  if (s.sampling) j["sampling"] = *s.sampling;
   if (s.phases) j["phases"] = *s.phases;
   if (s.parity) {
     j["parity"] = s.parity->agreement;
@@ -180,6 +181,7 @@ void described_from_json(const json& j, model::ScenarioResult& s) {
     for (const auto& [variant, dir] : j["workdirs"].items())
       if (dir.is_string()) (*s.workdirs)[variant] = dir.get<std::string>();
   }
+  s.sampling = section("sampling");
   if (j.contains("phases")) s.phases = list_of<std::string>(j["phases"]);
   if (j.contains("parity") && j["parity"].is_object()) {
     s.parity = model::Parity{without(j["parity"], {"measures"}), std::nullopt};

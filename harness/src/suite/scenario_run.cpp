@@ -42,6 +42,19 @@ void ScenarioRun::describe() {
   result.anchors = store::anchors_from_json(m.anchors);  // the manifest's, as declared
 }
 
+// hyperfine's options of one ab command, as the runner takes them (checked by the CLI already).
+static run::AbSampling ab_sampling(const plan::AbSideOptions& o) {
+  run::AbSampling s;
+  s.output = run::parse_stdout_target(o.output);
+  s.input = o.input;
+  s.prepare = o.prepare;
+  s.conclude = o.conclude;
+  s.setup = o.setup;
+  s.cleanup = o.cleanup;
+  if (!o.ignore_failure.empty()) run::parse_ignore_failure(o.ignore_failure, s);
+  return s;
+}
+
 std::vector<run::VariantCommand> ScenarioRun::commands() const {
   std::vector<run::VariantCommand> out;
   for (const auto& v : sp.variants) {
@@ -69,6 +82,7 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
     if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
       c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
     if (auto it = sp.workdir.find(v.name); it != sp.workdir.end()) c.workdir = it->second;
+    if (auto it = sp.ab_side.find(v.name); it != sp.ab_side.end()) c.sampling = ab_sampling(it->second);
     out.push_back(std::move(c));
   }
   return out;
@@ -150,6 +164,10 @@ void ScenarioRun::run_rounds() {
   result.commands.emplace();
   for (const auto& c : bp.variants) (*result.commands)[c.name] = c.argv;
   if (!sp.workdir.empty()) result.workdirs = sp.workdir;
+  if (sp.ab) {
+    result.sampling = json::object();
+    for (const auto& c : bp.variants) (*result.sampling)[c.name] = run::to_json(c.sampling);
+  }
   bp.cpus = sp.cpus;
   bp.warmup = sp.warmup;
   bp.max_rounds = sp.max_rounds;
@@ -233,6 +251,7 @@ void ScenarioRun::run_rounds() {
                           " requests answered alike by before and after";
     }
     run::run_batch(bp, run_dir, hooks, outcome);
+    note_digest_runs(bp);
     if (result.parity) result.parity->measures = parity::bundled_measures(service, run_dir.path(), outcome.samples);
     if (budgeted) {
       outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
@@ -258,6 +277,20 @@ void ScenarioRun::run_rounds() {
     result.gates.insert(result.gates.begin(), *agreement);
   analyse();
   run_microbenchmarks();
+}
+
+// ab with its timed output on /dev/null or the terminal: where the outputs were compared, and
+// what that cannot see.
+void ScenarioRun::note_digest_runs(const run::BatchPlan& bp) {
+  if (!result.sampling || !run::needs_digest_runs(bp) || script) return;
+  (*result.sampling)["digest_rounds"] = outcome.digest_rounds;
+  std::string rounds;
+  for (int r : outcome.digest_rounds) rounds += (rounds.empty() ? "" : ", ") + std::to_string(r);
+  result.notes.push_back(
+      "timed runs wrote their stdout to /dev/null (--output null, hyperfine's default) or the terminal; the outputs "
+      "were compared in untimed digest runs of both commands at measured rounds " +
+      rounds + " (the first, the last and a seeded eighth of the others). A program that does less when its stdout "
+      "is /dev/null is timed doing less: --output pipe times it writing into a pipe perfgate drains");
 }
 
 void ScenarioRun::record_error(const Error& e) {

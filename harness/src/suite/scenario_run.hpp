@@ -68,6 +68,7 @@ struct ScenarioRun {
   void record_error(const Error& e);
   void record_interrupt(std::vector<model::GateResult> gates);
   void fill_anchors();
+  void note_digest_runs(const run::BatchPlan& bp);
   void run_rounds();
 
   // suite/scenario_fixture.cpp
