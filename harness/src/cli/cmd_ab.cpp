@@ -1,27 +1,54 @@
 #include <algorithm>
+#include <iostream>
 
+#include "cli/ab_hyperfine_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "store/ab_text.hpp"
 #include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/counting_sample.hpp"
 
 namespace perfgate::cli {
 
+namespace {
+
+// `ab`'s own flags, beside hyperfine's (cli/ab_hyperfine_flags.hpp).
+struct AbFlags {
+  std::string before, after, name = "ab", metric = "auto";
+  std::string shell;  // empty or "none": split into words; else the shell's command line
+  bool no_shell = false;
+  std::vector<std::string> measures;
+  bool allocs = false;
+};
+
+// The command as argv: split into words as a shell would, or run by the shell (`sh -c`, or
+// hyperfine's --shell=SHELL, which may carry arguments: "bash --norc").
+std::vector<std::string> words(const AbFlags& f, const std::string& command) {
+  if (f.shell.empty() || f.shell == "none") return run::split_command(command);
+  std::vector<std::string> argv = run::split_command(f.shell == "default" ? "/bin/sh" : f.shell);
+  argv.push_back("-c");
+  argv.push_back(command);
+  return argv;
+}
+
+}  // namespace
+
 void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
-  auto* cmd =
-      app.add_subcommand("ab",
-                         "Gate a pair of your own commands: AFTER against BEFORE, same stdout required.\n"
-                         "The digest is a hash of stdout; the metrics are what perfgate measures outside the process.");
+  auto* cmd = app.add_subcommand(
+      "ab",
+      "Gate your own commands: AFTER against BEFORE (or each command against the first), same stdout required.\n"
+      "perfgate ab --before CMD --after CMD, or perfgate ab CMD1 CMD2 ... as hyperfine takes them. They run in\n"
+      "this folder; the digest is a hash of stdout; the metrics are what perfgate measures outside the process.");
   auto o = std::make_shared<plan::RunOptions>();
-  auto before = std::make_shared<std::string>(), after = std::make_shared<std::string>();
-  auto name = std::make_shared<std::string>("ab");
-  auto metric = std::make_shared<std::string>("auto");
-  auto shell = std::make_shared<bool>(false);
-  cmd->add_option("--before", *before, "The BEFORE command")->required();
-  cmd->add_option("--after", *after, "The AFTER command")->required();
-  cmd->add_option("--name", *name, "A name for the pair in the results")->capture_default_str();
-  cmd->add_option("--metric", *metric,
+  auto f = std::make_shared<AbFlags>();
+  auto hf = std::make_shared<HyperfineFlags>();
+  cmd->add_option("--before", f->before, "The BEFORE command");
+  cmd->add_option("--after", f->after, "The AFTER command");
+  cmd->add_option("--name", f->name, "A name for the pair in the results")->capture_default_str();
+  cmd->add_option("--metric", f->metric,
                   "The gated metric: auto, wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...\n"
                   "auto: after the rounds, cgroup CPU time when both sides are CPU-bound ((CPU + run-queue wait)/wall\n"
                   ">= 0.85 from cpu.pressure; CPU/wall >= 0.7 without pressure accounting),\n"
@@ -29,7 +56,10 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "why. Whatever is gated, wall time is a no-regress guard with a band of at least 10%, widened\n"
                   "to the run's own wall spread: an AFTER that trades CPU for waiting fails")
       ->capture_default_str();
-  cmd->add_flag("--shell", *shell, "Run each command with sh -c instead of splitting it into words");
+  cmd->add_flag("--shell{/bin/sh}", f->shell,
+                "Run each command with sh -c instead of splitting it into words; --shell=SHELL another shell\n"
+                "(hyperfine's: a name or a command line such as \"bash --norc\"; none: no shell)");
+  cmd->add_flag("-N", f->no_shell, "No shell: split each command into words (the default; hyperfine's -N)");
   cmd->add_option("--workdir", o->workdir,
                   "DIR: the folder every sample runs in (default: the one perfgate was started in); `./prog` and\n"
                   "relative paths are DIR's, with or without --shell");
@@ -39,36 +69,50 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_flag("--duet", o->duet,
                 "Run BEFORE and AFTER of each round at the same time on two CPUs, swapping them every round "
                 "(single-threaded work only; see `perfgate calibrate` for whether it wins here)");
-  auto measures = std::make_shared<std::vector<std::string>>();
-  auto allocs = std::make_shared<bool>(false);
-  cmd->add_flag("--allocs", *allocs,
+  cmd->add_flag("--allocs", f->allocs,
                 "Count heap allocations: after each timed sample, one more run under perfgate's LD_PRELOAD counter\n"
                 "(metrics allocs, alloc_bytes, peak_heap_bytes; exact, so one round can decide). With --metric auto,\n"
                 "allocs is the gated metric. Same as --measure allocs");
-  cmd->add_option("--measure", *measures,
+  cmd->add_option("--measure", f->measures,
                   "allocs, or instructions: after each timed sample, one more run under valgrind (cachegrind, no\n"
                   "cache simulation) counting instructions executed (Ir), gated as metric instructions with\n"
                   "--metric auto. A noise-free proxy for CPU time, blind to syscalls, I/O and waiting")
-      ->check(CLI::IsMember({"allocs", "instructions"}));
-  cmd->add_option("--out", o->out_dir, "Write DIR/results.json");
+      ->check(CLI::IsMember({"allocs", "instructions"}))
+      ->allow_extra_args(false);
+  cmd->add_option("--out", o->out_dir, "Write DIR/results.json (default: perfgate-out)");
   add_shared_flags(cmd, *o);
+  add_hyperfine_flags(cmd, *hf, *o);
   cmd->callback([=] {
-    auto words = [&](const std::string& c) {
-      return *shell ? std::vector<std::string>{"/bin/sh", "-c", c} : run::split_command(c);
-    };
-    std::vector<std::string> counting = *measures;
-    if (*allocs && std::find(counting.begin(), counting.end(), "allocs") == counting.end())
+    if (f->no_shell && !f->shell.empty() && f->shell != "none") throw UsageError("-N and --shell: choose one");
+    if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";
+    std::vector<std::string> counting = f->measures;
+    if (f->allocs && std::find(counting.begin(), counting.end(), "allocs") == counting.end())
       counting.push_back("allocs");
     for (const auto& m : counting) run::check_counting_measure(m);
     auto has = [&](const char* m) { return std::find(counting.begin(), counting.end(), m) != counting.end(); };
     // A count asked for is what the user means to gate, unless --metric names something else.
-    const std::string gated = *metric != "auto"     ? *metric
+    const std::string gated = f->metric != "auto"    ? f->metric
                               : has("instructions") ? "instructions"
                               : has("allocs")       ? "allocs"
-                                                    : *metric;
-    auto plan = plan::plan_ab(*name, words(*before), words(*after), gated, *o);
+                                                    : f->metric;
+    const auto pairs = hyperfine_pairs(*hf, f->before, f->after, f->name,
+                                       [&](const std::string& c) { return words(*f, c); });
+    auto plan = plan::plan_ab_family(pairs, gated, *o);
     for (auto& s : plan.scenarios) s.manifest.measure = counting;
-    set_exit_code(execute_plan(plan, *o, argv));
+    auto after_table = [o, hf](const model::ResultsDoc& doc) {
+      if (!o->quiet) store::print_ab_summary(std::cout, doc, hf->time_unit);
+      auto write = [](const std::string& file, const std::string& text) {
+        if (file.empty()) return;
+        try {
+          write_file_atomic(file, text);
+        } catch (const std::exception& e) {
+          std::cerr << "perfgate: error: " << e.what() << " (not written; the exit code is still the gates')\n";
+        }
+      };
+      write(hf->export_markdown, store::ab_markdown(doc, hf->time_unit));
+      write(hf->export_csv, store::ab_csv(doc));
+    };
+    set_exit_code(execute_plan(plan, *o, argv, nlohmann::json::object(), after_table));
   });
 }
 

@@ -26,6 +26,12 @@ void add_new_command(CLI::App& app);
 // The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);
 
+// Readable forms of CLI11's parse errors: the arguments no option took, in the order typed, with
+// the command's --help to read; an option given more often than it takes ("--after: given 2
+// times, it takes one").
+std::string unexpected_arguments(const CLI::App& app);
+std::string mismatch_message(const std::string& cli11_message);
+
 // The exit code the command's callback decided (callbacks cannot return one through CLI11).
 int exit_code();
 void set_exit_code(int code);

@@ -31,6 +31,13 @@ int main(int argc, char** argv) {
   cli::add_new_command(app);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError& e) {
+    // CLI11 lists the leftovers last word first; say it in the order they were typed.
+    std::cerr << cli::unexpected_arguments(app) << "\n";
+    return kExitUsage;
+  } catch (const CLI::ArgumentMismatch& e) {
+    std::cerr << "perfgate: " << cli::mismatch_message(e.what()) << "\n";
+    return kExitUsage;
   } catch (const CLI::ParseError& e) {
     int rc = app.exit(e);
     return rc == 0 ? 0 : kExitUsage;

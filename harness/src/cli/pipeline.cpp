@@ -27,7 +27,7 @@ bool colour_wanted() {
 }  // namespace
 
 int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv,
-                 const nlohmann::json& run_extra) {
+                 const nlohmann::json& run_extra, const std::function<void(const model::ResultsDoc&)>& after_table) {
   Progress progress(options.quiet);
   suite::StatusLine status{[&progress](const std::string& s) { progress.update(s); },
                            [&progress] { progress.clear(); }};
@@ -35,6 +35,7 @@ int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const
 
   const auto unwritten = write_ci_outputs(out.document, options);
   if (!options.quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document, colour_wanted());
+  if (after_table) after_table(out.document);
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
   for (const auto& u : unwritten)
     std::cerr << "perfgate: error: " << u << " (not written; the exit code is still the gates', " << out.exit_code

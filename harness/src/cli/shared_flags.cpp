@@ -11,6 +11,36 @@ int g_exit_code = 0;
 int exit_code() { return g_exit_code; }
 void set_exit_code(int code) { g_exit_code = code; }
 
+std::string unexpected_arguments(const CLI::App& app) {
+  const CLI::App* cmd = &app;
+  for (const auto* sub : app.get_subcommands()) cmd = sub;
+  const std::string name = cmd == &app ? "perfgate" : "perfgate " + cmd->get_name();
+  std::vector<std::string> left = cmd->remaining();
+  if (cmd != &app)
+    for (const auto& a : app.remaining()) left.push_back(a);
+  std::string unknown, words;
+  for (const auto& a : left) {
+    if (unknown.empty() && a.size() > 1 && a[0] == '-') unknown = a;
+    words += (words.empty() ? "" : " ") + a;
+  }
+  if (!unknown.empty())
+    return name + ": unknown option " + unknown + " (in: " + words + "); `" + name +
+           " --help` lists the options (hyperfine's: docs/hyperfine.md)";
+  return name + ": unexpected argument" + (left.size() > 1 ? "s " : " ") + words + "; see `" + name + " --help`";
+}
+
+std::string mismatch_message(const std::string& m) {
+  // "--after: At Most 1 required but received 2"
+  const std::string said = ": At Most 1 required but received ";
+  const auto at = m.find(said);
+  if (at == std::string::npos) return m;
+  const std::string option = m.substr(0, at), times = m.substr(at + said.size());
+  std::string hint;
+  if (option == "--before" || option == "--after")
+    hint = " (to compare several commands: perfgate ab CMD1 CMD2 CMD3, each against the first or --reference CMD)";
+  return option + " is given " + times + " times; it takes one" + hint;
+}
+
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
   cmd->add_option("--min-rounds", o.min_rounds, "Measured rounds before the first look (default 8, or the profile's)")
       ->check(CLI::Range(2, 100000));

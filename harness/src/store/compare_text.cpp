@@ -136,4 +136,43 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
   return worse;
 }
 
+namespace {
+
+std::string command_line(const std::vector<std::string>& argv) {
+  // A command run through a shell reads as it was typed.
+  if (argv.size() >= 3 && argv[argv.size() - 2] == "-c") return argv.back();
+  std::string line;
+  for (const auto& w : argv) line += (line.empty() ? "" : " ") + w;
+  return line;
+}
+
+}  // namespace
+
+std::vector<std::string> print_commands(std::ostream& out, const model::ResultsDoc& old_doc,
+                                        const model::ResultsDoc& new_doc) {
+  std::vector<std::string> warnings;
+  TextRows rows{{"scenario", "variant", "old run", "new run"}};
+  for (const auto& n : new_doc.scenarios) {
+    if (!n.commands || n.kind != catalog::ScenarioKind::Ab) continue;
+    const model::ScenarioResult* o = nullptr;
+    for (const auto& s : old_doc.scenarios)
+      if (s.name == n.name && s.profile == n.profile) o = &s;
+    for (const auto& [variant, argv] : *n.commands) {
+      const std::string now = command_line(argv);
+      const std::string then =
+          o && o->commands && o->commands->count(variant) ? command_line(o->commands->at(variant)) : "-";
+      rows.push_back({n.name, variant, then, now});
+      if (o && then != now)
+        warnings.push_back(n.name + "/" + variant + " ran '" + then + "' in the old run and '" + now +
+                           "' in the new one: its rows compare different commands");
+    }
+  }
+  if (rows.size() > 1) {
+    out << "Commands:\n";
+    print_text_table(out, rows, true);
+    out << "\n";
+  }
+  return warnings;
+}
+
 }  // namespace perfgate::store

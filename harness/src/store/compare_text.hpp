@@ -7,8 +7,10 @@
 #include <array>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "gate/run_diff.hpp"
+#include "model/results_model.hpp"
 
 namespace perfgate::store {
 
@@ -27,6 +29,10 @@ std::string judged_change(const gate::GateRow& row);
 std::string reference_moved(const gate::RunDiff& diff, const gate::GateRow& row);
 
 void print_outcomes(std::ostream& out, const gate::RunDiff& diff);
+// The commands each run's scenarios ran (ab's, and any scenario's that records them), both runs'
+// side by side; returns one warning per scenario whose commands differ between the runs.
+std::vector<std::string> print_commands(std::ostream& out, const model::ResultsDoc& old_doc,
+                                        const model::ResultsDoc& new_doc);
 void print_gate_text(std::ostream& out, const gate::RunDiff& diff, const gate::DiffOptions& options,
                      const gate::GateDecision& decision);
 
