@@ -8,7 +8,7 @@ from . import markdown
 from .load import load_results
 from .model import RunView
 from .output import staged
-from .plots import render_all
+from .plots import parameter_family, render_all
 from .plots import summary as summary_plot
 
 REPORT_FILE = "report.md"
@@ -36,6 +36,8 @@ def build_report(results_path: str | Path, out_dir: str | Path | None = None, *,
             text = render_brief(run, picture, tmp, results_seen)
         else:
             drawn = {sc.name: render_all(sc, tmp / PLOTS_DIR) if plots else [] for sc in run.scenarios}
+            for name, plot in parameter_family.make(run, tmp / PLOTS_DIR) if plots else []:
+                drawn[name].append(plot)
             text = markdown.render(run, drawn, tmp, results_seen, picture)
         text = markdown.with_incomplete_banner(text, list(incomplete))
         (tmp / main_file).write_text(text, encoding="utf-8")

@@ -101,6 +101,11 @@ def test_parameter_scan_family_gets_one_verdict_per_value(perfgate, tmp_path):
     assert all(c["alpha_corrected"] < 0.05 / 3 for s in doc["scenarios"] for c in s["comparisons"] if c["gated"])
     assert "Each against the reference" in r.stdout
     assert "[n=2]" in r.stdout
+    # The report plots the ratio over the parameter, in the family's first section.
+    rep = perfgate("report", out, "-o", tmp_path / "report")
+    assert rep.returncode == 0, rep.stdout + rep.stderr
+    assert (tmp_path / "report" / "plots" / "01-ab-n-1--parameters.png").stat().st_size > 1000
+    assert "plots/01-ab-n-1--parameters.png" in (tmp_path / "report" / "report.md").read_text()
 
 
 def test_parameter_list_combinations(perfgate, folder):
