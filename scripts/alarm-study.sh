@@ -6,11 +6,13 @@
 # can catch them (and the half-work trade once more with ab's defaults, whose metric choice sees
 # the waiting) (half the work then a sleep of 60% of BEFORE's wall, longer than the half
 # saved; 80% of the work then a sleep of 30% of BEFORE's wall, BEFORE's wall as perfgate
-# measures it): every exit 1 is the guard doing its job. Prints counts,
+# measures it): every exit 1 is the guard doing its job; and N A/A pairs of two real Debian
+# programs, ~2 ms (zstd -dc of 2 MB) and ~200 ms (gzip -dc of 50 MB), on the text
+# scripts/vs-hyperfine.sh generates (every exit 1 is a false alarm). Prints counts,
 # seconds per pair and the load average. Extra arguments go to every `perfgate ab` (e.g. --duet).
 #   scripts/alarm-study.sh [N] [perfgate ab flags...]       # the full study: N=100 on a quiet machine
 #   STUDY=aa-loaded scripts/alarm-study.sh [N]             # A/A only, a CPU-bound loop on the other core
-#   STUDY=aa|plus5|plus2|plus1|trades scripts/alarm-study.sh [N]   # one part of the full study
+#   STUDY=aa|plus5|plus2|plus1|trades|real scripts/alarm-study.sh [N]   # one part of the full study
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-20}"; shift || true
@@ -69,5 +71,12 @@ print(statistics.median(x["metrics"]["wall_ms"]["value"] for x in s if not x["wa
     "$burn $((work / 2)) same && sleep $(echo "$wall_s * 0.6" | bc -l)" "${extra[@]}"
   study "80% work + 30% wall sleep, cpu_ms (fails)" "--shell --metric cpu_ms" "$burn $work same" \
     "$burn $((work * 8 / 10)) same && sleep $(echo "$wall_s * 0.3" | bc -l)" "${extra[@]}"
+fi
+if want real; then
+  "$root/scripts/vs-hyperfine.sh" --corpus-only "$out/corpus"
+  study "A/A zstd -dc 2 MB, ~2 ms (false alarms)" "" "zstd -dc $out/corpus-2ms.zst" "zstd -dc $out/corpus-2ms.zst" \
+    "${extra[@]}"
+  study "A/A gzip -dc 50 MB, ~200 ms (false alarms)" "" "gzip -dc $out/corpus.gz" "gzip -dc $out/corpus.gz" \
+    "${extra[@]}"
 fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -89,3 +89,13 @@ def test_missing_dot_slash_program_names_the_folder(perfgate, folder, tmp_path):
     r = perfgate("ab", "--workdir", folder, "--before", "./nothere", "--after", "./prog", cwd=tmp_path)
     assert r.returncode == 2, r.stdout + r.stderr
     assert "./nothere" in r.stderr and str(folder) in r.stderr
+
+
+def test_a_run_that_could_not_start_claims_no_pass_and_no_metric(perfgate, folder, tmp_path):
+    r = perfgate("ab", "--before", "cat nothere.txt", "--after", "cat nothere.txt", "--json", tmp_path / "r.json",
+                 cwd=folder)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "No such file" in r.stderr
+    same_work = [l for l in r.stdout.splitlines() if "same work" in l]
+    assert same_work and "PASS" not in same_work[0]
+    assert "gated wall_ms" not in r.stdout and "metric_choice" not in json.loads((tmp_path / "r.json").read_text())["scenarios"][0]

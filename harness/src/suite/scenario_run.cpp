@@ -319,7 +319,10 @@ void ScenarioRun::analyse() {
   result.comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
   for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
     result.notes.push_back(std::move(note));
-  if (sp.choose_metric) {
+  // A run that measured nothing chose nothing: no line saying why a metric was gated.
+  const bool measured_any = std::any_of(outcome.samples.begin(), outcome.samples.end(),
+                                        [](const run::Sample& x) { return !x.warmup; });
+  if (sp.choose_metric && measured_any) {
     auto choice = gate::choose_ab_metric(outcome.samples);
     result.metric_choice = store::choice_view(choice);
     result.primary_metric = choice.metric;
