@@ -48,7 +48,7 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
       ->check(CLI::Range(2, 100000));
   cmd->add_option("--max-time", o.max_time_s, "Stop after the round that passes this many seconds (default: no limit)")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")->check(CLI::Range(0, 1000));
+  cmd->add_option("-w,--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")->check(CLI::Range(0, 1000));
   cmd->add_option("--timeout", o.timeout_s, "Seconds one sample may take before it is killed (default 600)")
       ->check(CLI::PositiveNumber);
   cmd->add_option_function<std::string>(
