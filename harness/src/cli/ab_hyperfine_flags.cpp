@@ -78,8 +78,7 @@ void add_hyperfine_flags(CLI::App* cmd, HyperfineFlags& f, plan::RunOptions& o) 
 namespace {
 
 // A per-command option: given once (every command) or once per command.
-std::string per_command(const std::vector<std::string>& given, std::size_t i, std::size_t commands,
-                        const char* flag) {
+std::string per_command(const std::vector<std::string>& given, std::size_t i, std::size_t commands, const char* flag) {
   if (given.empty()) return "";
   if (given.size() == 1) return given[0];
   if (given.size() != commands)
@@ -97,7 +96,8 @@ std::vector<plan::AbPair> hyperfine_pairs(const HyperfineFlags& f, const std::st
   std::vector<std::string> commands, labels;
   if (!before.empty() || !after.empty()) {
     if (before.empty() || after.empty())
-      throw UsageError("ab: --before and --after go together (or give the commands as arguments: perfgate ab CMD1 CMD2)");
+      throw UsageError(
+          "ab: --before and --after go together (or give the commands as arguments: perfgate ab CMD1 CMD2)");
     if (!f.commands.empty() || !f.reference.empty())
       throw UsageError("ab: either --before/--after or commands as arguments, not both");
     commands = {before, after};

@@ -17,7 +17,7 @@ namespace perfgate::cli {
 struct HyperfineFlags {
   std::vector<std::string> commands;  // positional: CMD1 CMD2 …
   std::string reference, reference_name;
-  std::vector<std::string> names;                     // --command-name, once per command
+  std::vector<std::string> names;                      // --command-name, once per command
   std::vector<std::string> prepare, conclude, output;  // once for all commands, or once per command
   std::string setup, cleanup, input;
   bool show_output = false;

@@ -6,10 +6,10 @@
 #include "cli/pipeline.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
-#include "store/ab_text.hpp"
 #include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/counting_sample.hpp"
+#include "store/ab_text.hpp"
 
 namespace perfgate::cli {
 
@@ -91,12 +91,12 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
     for (const auto& m : counting) run::check_counting_measure(m);
     auto has = [&](const char* m) { return std::find(counting.begin(), counting.end(), m) != counting.end(); };
     // A count asked for is what the user means to gate, unless --metric names something else.
-    const std::string gated = f->metric != "auto"    ? f->metric
+    const std::string gated = f->metric != "auto"   ? f->metric
                               : has("instructions") ? "instructions"
                               : has("allocs")       ? "allocs"
                                                     : f->metric;
-    const auto pairs = hyperfine_pairs(*hf, f->before, f->after, f->name,
-                                       [&](const std::string& c) { return words(*f, c); });
+    const auto pairs =
+        hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
     auto plan = plan::plan_ab_family(pairs, gated, *o);
     for (auto& s : plan.scenarios) s.manifest.measure = counting;
     auto after_table = [o, hf](const model::ResultsDoc& doc) {

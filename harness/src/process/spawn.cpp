@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/sched.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -18,7 +19,6 @@
 #include <cstring>
 #include <ctime>
 #include <optional>
-#include <pthread.h>
 
 #ifndef CLOSE_RANGE_CLOEXEC
 #define CLOSE_RANGE_CLOEXEC (1U << 2)
@@ -112,8 +112,7 @@ void default_dispositions() {
   for (int sig = 1; sig < NSIG; ++sig) {
     struct sigaction old {};
     if (::sigaction(sig, nullptr, &old) != 0) continue;
-    if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN))
-      ::signal(sig, SIG_DFL);
+    if ((old.sa_flags & SA_SIGINFO) || (old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN)) ::signal(sig, SIG_DFL);
   }
   // Dispositions and masks we set for ourselves must not leak into the program.
   for (int sig : {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD, SIGUSR1, SIGUSR2, SIGALRM})

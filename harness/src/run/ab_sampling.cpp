@@ -64,7 +64,8 @@ void parse_ignore_failure(const std::string& value, AbSampling& sampling) {
     char* end = nullptr;
     const long n = std::strtol(code.c_str(), &end, 10);
     if (code.empty() || *end != '\0' || n < 1 || n > 255)
-      throw UsageError("--ignore-failure: '" + code + "' is not an exit code (1-255); give all-non-zero or a list "
+      throw UsageError("--ignore-failure: '" + code +
+                       "' is not an exit code (1-255); give all-non-zero or a list "
                        "like 1,2");
     sampling.ignored_exits.insert(static_cast<int>(n));
     at = comma + 1;

@@ -11,9 +11,9 @@
 // writing into a pipe that perfgate drains and hashes on a CPU outside the sample's.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>

@@ -134,11 +134,13 @@ struct AroundRun {
   const VariantCommand& v;
   fs::path scratch;
   double timeout_s;
-  AroundRun(const VariantCommand& v_, fs::path scratch_, double timeout) : v(v_), scratch(std::move(scratch_)), timeout_s(timeout) {
+  AroundRun(const VariantCommand& v_, fs::path scratch_, double timeout)
+      : v(v_), scratch(std::move(scratch_)), timeout_s(timeout) {
     if (!v.sampling.prepare.empty()) run_user_command("--prepare", v.sampling.prepare, v.workdir, scratch, timeout_s);
   }
   void conclude() const {
-    if (!v.sampling.conclude.empty()) run_user_command("--conclude", v.sampling.conclude, v.workdir, scratch, timeout_s);
+    if (!v.sampling.conclude.empty())
+      run_user_command("--conclude", v.sampling.conclude, v.workdir, scratch, timeout_s);
   }
 };
 
@@ -295,7 +297,6 @@ std::pair<Taken, Taken> take_duet(const BatchPlan& plan, const VariantCommand& b
   return {std::move(*b), std::move(*a)};
 }
 
-
 // The rounds, until a look, the round limit or the time limit stops them.
 void run_rounds(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks& hooks, BatchOutcome& out) {
   RoundOrder order(plan.seed);
@@ -331,11 +332,10 @@ void run_rounds(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks&
         pos += 2;
         continue;
       }
-      out.samples.push_back(
-          hooks.take_sample
-              ? hooks.take_sample(name, round, warmup, pos++, serial)
-              : finish_one(take_one(plan, command(name), round, warmup, pos++, run_dir, serial, plan.cpus, digest),
-                           hooks));
+      out.samples.push_back(hooks.take_sample ? hooks.take_sample(name, round, warmup, pos++, serial)
+                                              : finish_one(take_one(plan, command(name), round, warmup, pos++, run_dir,
+                                                                    serial, plan.cpus, digest),
+                                                           hooks));
     }
     if (warmup) continue;
     ++out.rounds;

@@ -74,7 +74,8 @@ double fastest_wall(const std::vector<const model::ScenarioResult*>& ab) {
 
 std::string params_text(const model::ScenarioResult& s) {
   std::string out;
-  for (const auto& [k, v] : s.params.items()) out += (out.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  for (const auto& [k, v] : s.params.items())
+    out += (out.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
   return out;
 }
 
@@ -175,9 +176,10 @@ std::string ab_csv(const model::ResultsDoc& doc) {
           << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << "," << sec(w->s.min) << ","
           << sec(w->s.max);
       for (const auto& p : params)
-        csv << "," << (s->params.contains(p) ? quote(s->params[p].is_string() ? s->params[p].get<std::string>()
-                                                                               : s->params[p].dump())
-                                             : "");
+        csv << ","
+            << (s->params.contains(p)
+                    ? quote(s->params[p].is_string() ? s->params[p].get<std::string>() : s->params[p].dump())
+                    : "");
       const auto* c = std::string(v) == "after" ? s->find("after", s->primary_metric) : nullptr;
       csv << "," << (c ? "compared" : "reference") << "," << (c ? c->metric : "") << ","
           << (c ? number(c->r.ratio, 6) : "") << "," << (c ? number(c->r.ci.lo, 6) : "") << ","

@@ -289,7 +289,8 @@ void ScenarioRun::note_digest_runs(const run::BatchPlan& bp) {
   result.notes.push_back(
       "timed runs wrote their stdout to /dev/null (--output null, hyperfine's default) or the terminal; the outputs "
       "were compared in untimed digest runs of both commands at measured rounds " +
-      rounds + " (the first, the last and a seeded eighth of the others). A program that does less when its stdout "
+      rounds +
+      " (the first, the last and a seeded eighth of the others). A program that does less when its stdout "
       "is /dev/null is timed doing less: --output pipe times it writing into a pipe perfgate drains");
 }
 
@@ -320,8 +321,8 @@ void ScenarioRun::analyse() {
   for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
     result.notes.push_back(std::move(note));
   // A run that measured nothing chose nothing: no line saying why a metric was gated.
-  const bool measured_any = std::any_of(outcome.samples.begin(), outcome.samples.end(),
-                                        [](const run::Sample& x) { return !x.warmup; });
+  const bool measured_any =
+      std::any_of(outcome.samples.begin(), outcome.samples.end(), [](const run::Sample& x) { return !x.warmup; });
   if (sp.choose_metric && measured_any) {
     auto choice = gate::choose_ab_metric(outcome.samples);
     result.metric_choice = store::choice_view(choice);
