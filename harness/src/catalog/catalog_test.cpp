@@ -120,3 +120,55 @@ TEST(Manifest, ServiceSectionsNameTheKey) {
   j["profiles"]["quick"]["load"] = {{"connections", 0}};
   EXPECT_EQ(error_of(j), "/x/demo/scenario.json: profiles.quick.load.connections: must be an integer >= 1");
 }
+
+// A lie's args default to the SDK's own spelling, so its name is written once.
+TEST(Manifest, ALieWithoutArgsIsPassedAsDashDashLieName) {
+  auto j = good();
+  j["lies"] = json::array({{{"name", "stop-early"}, {"what", "w"}, {"caught_by", "equivalence"}}});
+  const auto m = catalog::parse_manifest(j, "/x/demo/scenario.json");
+  EXPECT_EQ(m.lies.at(0).args, (std::vector<std::string>{"--lie", "stop-early"}));
+}
+
+TEST(Threats, EntriesAreReadAndCheckedAgainstTheLies) {
+  auto j = good();
+  j["lies"] = json::array({{{"name", "stop-early"}, {"what", "w"}, {"caught_by", "equivalence"}}});
+  j["threats"] = json::array({{{"class", "query.last_page"},
+                               {"threat", "stops before the last page"},
+                               {"request", "the full walk"},
+                               {"lie", "stop-early"}},
+                              {{"class", "query.nulls"}, {"n/a", "no nullable column"}},
+                              {{"class", "query.ties"}, {"threat", "ties reordered"}, {"request", "page 2"}}});
+  const auto m = catalog::parse_manifest(j, "/x/demo/scenario.json");
+  ASSERT_EQ(m.threats.size(), 3u);
+  EXPECT_EQ(m.threats[0].lie, "stop-early");
+  EXPECT_FALSE(m.threats[1].applies());
+  const auto findings = catalog::threat_findings(m);
+  // 14 classes, 3 answered; the ties threat has no lie.
+  EXPECT_EQ(findings.size(), 11u + 1u);
+  EXPECT_NE(std::find(findings.begin(), findings.end(),
+                      "/x/demo/scenario.json: threats[2] (query.ties) has no lie: ties reordered"),
+            findings.end());
+}
+
+TEST(Threats, MalformedEntriesNameTheFileAndField) {
+  auto with = [](const json& threat) {
+    auto j = good();
+    j["lies"] = json::array({{{"name", "stop-early"}, {"what", "w"}, {"caught_by", "equivalence"}}});
+    j["threats"] = json::array({threat});
+    return error_of(j);
+  };
+  EXPECT_EQ(with({{"class", "cache.key"}, {"threat", "t"}, {"request", "r"}, {"lie", "nope"}}),
+            "/x/demo/scenario.json: threats[0].lie: no lie named 'nope' (declared: stop-early)");
+  EXPECT_EQ(with({{"class", "cache.keys"}, {"n/a", "x"}})
+                .find("/x/demo/scenario.json: threats[0].class: 'cache.keys' is "
+                      "not one of cache.key, "),
+            0u);
+  EXPECT_EQ(with({{"class", "cache.key"}, {"request", "r"}}),
+            "/x/demo/scenario.json: threats[0].threat: missing (a non-empty string)");
+  EXPECT_EQ(
+      with({{"class", "cache.key"}, {"n/a", "no cache"}, {"lie", "stop-early"}}),
+      "/x/demo/scenario.json: threats[0].lie: an n/a entry holds only its class and the reason it does not apply");
+  EXPECT_EQ(with({{"class", "cache.key"}, {"threat", "t"}, {"request", "r"}, {"because", "x"}})
+                .find("/x/demo/scenario.json: threats[0].because: unknown key"),
+            0u);
+}

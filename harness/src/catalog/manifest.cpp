@@ -92,7 +92,10 @@ Lie read_lie(const FieldReader& lr) {
   l.name = lr.string("name");
   if (!std::regex_match(l.name, std::regex("[A-Za-z0-9_-]+")))
     lr.fail("name", "'" + l.name + "' must be letters, digits, _ and -");
-  l.args = lr.non_empty_strings("args", "strings appended to after's args (how the program is told to lie)");
+  // Absent: the SDK's own spelling, so a lie's name is written once.
+  l.args = lr.has("args")
+               ? lr.non_empty_strings("args", "strings appended to after's args (how the program is told to lie)")
+               : std::vector<std::string>{"--lie", l.name};
   l.what = lr.string("what");
   const std::string caught_by = lr.string("caught_by");
   const std::optional<CaughtBy> parsed = CaughtBy::parse(caught_by);
@@ -167,6 +170,7 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   for (const FieldReader& cr : r.elements("claims")) m.claims.push_back(read_claim(cr));
   m.anchors = r.optional_array("anchors");
   for (const FieldReader& lr : r.elements("lies")) add_named(m.lies, read_lie(lr), lr, "lie");
+  m.threats = read_threats(r, m);
   read_profiles(r, m);
   m.service = r.optional_child("service").object();
   m.workloads = r.optional_child("workloads").object();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "catalog/kinds.hpp"
+#include "catalog/threats.hpp"
 
 namespace perfgate::catalog {
 
@@ -74,7 +75,8 @@ struct Manifest {
   std::vector<std::string> measure;
   std::vector<Variant> variants;
   std::vector<Claim> claims;
-  std::vector<Lie> lies;  // never run by `perfgate run`
+  std::vector<Lie> lies;        // never run by `perfgate run`
+  std::vector<Threat> threats;  // what the lies are meant to cover (threats.hpp)
   json anchors = json::array();
   std::map<std::string, Profile> profiles;
   json service = json::object();
