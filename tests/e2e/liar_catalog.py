@@ -17,6 +17,11 @@ liar_service: an HTTP/1.1 keep-alive server of `items` paths /item/<i>. Lies:
 import json
 import pathlib
 
+# catalog/threats.cpp's threat_classes(): every threat list answers each.
+THREAT_CLASSES = ["cache.key", "cache.freshness", "cache.negative", "cache.concurrency", "query.columns",
+                  "query.nulls", "query.ties", "query.last_page", "query.empty", "protocol.fields",
+                  "protocol.headers", "protocol.status", "io.content", "io.order"]
+
 BATCH = r'''#!/usr/bin/python3
 import hashlib, json, os, sys
 args = sys.argv[1:]

@@ -1,6 +1,8 @@
 """`perfgate lies`: every declared lie runs against BEFORE and must be caught as declared
 (exit 3, or its exact-count gate); a lie that is not caught, a wrong declaration or a scenario
-without lies fails the command; a malformed `lies` entry is exit 2 naming file and key."""
+without lies fails the command; a malformed `lies` or `threats` entry is exit 2 naming file and
+key; the threat coverage table and JSON count threats, threats with a lie and lies caught, and
+print each finding (a threat without a lie, a class not answered)."""
 import json
 import pathlib
 import sys
@@ -16,7 +18,7 @@ def test_every_declared_lie_is_caught_and_the_table_says_how(perfgate, tmp_path)
     out = tmp_path / "lies.json"
     r = perfgate("lies", "--catalog", tmp_path / "cat", "--json", out, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
-    rows = {(x["scenario"], x["lie"]): x for x in json.loads(out.read_text())}
+    rows = {(x["scenario"], x["lie"]): x for x in json.loads(out.read_text())["lies"]}
     assert len(rows) == 6 and all(x["caught"] for x in rows.values()), rows
     assert rows[("liar_batch", "skip-fsync")]["how"] == "exact:fsyncs after=200,200 lie=199,199"
     assert rows[("liar_batch", "drop-row")]["how"].startswith("exit 3: equivalence gate failed")
@@ -30,7 +32,7 @@ def test_a_lie_that_is_not_caught_or_is_declared_wrongly_fails(perfgate, tmp_pat
     out = tmp_path / "lies.json"
     r = perfgate("lies", "liar_batch", "--catalog", cat, "--json", out, timeout=600)
     assert r.returncode == 1, r.stdout + r.stderr
-    rows = {x["lie"]: x for x in json.loads(out.read_text())}
+    rows = {x["lie"]: x for x in json.loads(out.read_text())["lies"]}
     assert not rows["no-op"]["caught"] and rows["no-op"]["how"].startswith("NOT caught: exit")
     assert "declared exact:fsyncs but caught by equivalence" in rows["drop-row"]["how"]
     assert not rows["skip-fsync"]["caught"]  # changes no output: equivalence cannot see it
@@ -63,3 +65,63 @@ def test_lies_never_run_in_a_normal_run(perfgate, tmp_path):
     doc = json.loads((tmp_path / "o" / "results.json").read_text())
     cmds = json.dumps(doc["scenarios"][0]["commands"])
     assert "--lie" not in cmds
+
+
+def threats_of(answered, lies):
+    """Every threat class: the `answered` ones as threats (class -> lie name or None), the rest n/a."""
+    out = []
+    for c in liar_catalog.THREAT_CLASSES:
+        if c in answered:
+            t = {"class": c, "threat": f"a {c} shortcut", "request": "every row"}
+            if answered[c]:
+                t["lie"] = answered[c]
+            out.append(t)
+        else:
+            out.append({"class": c, "n/a": "the liar has no such part"})
+    return out
+
+
+def test_coverage_counts_threats_and_prints_each_finding(perfgate, tmp_path):
+    cat = tmp_path / "cat"
+    d = liar_catalog.add_batch(cat, lies=[lie("drop-row"), lie("no-op")])
+    manifest = json.loads((d / "scenario.json").read_text())
+    manifest["threats"] = threats_of({"io.content": "drop-row", "io.order": None, "query.last_page": "no-op"}, None)
+    (d / "scenario.json").write_text(json.dumps(manifest))
+    out = tmp_path / "lies.json"
+    r = perfgate("lies", "liar_batch", "--catalog", cat, "--json", out, timeout=600)
+    assert r.returncode == 1, r.stdout + r.stderr  # no-op is not caught
+    doc = json.loads(out.read_text())
+    cov = doc["coverage"]["scenarios"][0]
+    assert cov == {"scenario": "liar_batch", "threats": 3, "not_applicable": 11, "with_lie": 2, "threats_caught": 1,
+                   "lies": 2, "lies_caught": 1}, cov
+    findings = doc["coverage"]["findings"]
+    assert any("(io.order) has no lie: a io.order shortcut" in f for f in findings), findings
+    assert any("its lie no-op was not caught as declared" in f for f in findings), findings
+    assert "threat coverage" in r.stdout and "2 finding(s):" in r.stdout
+    assert "liar_batch        3   11      2 of 3          1 of 3       1 of 2" in r.stdout, r.stdout
+
+
+def test_a_scenario_without_a_threat_list_is_a_finding(perfgate, tmp_path):
+    liar_catalog.add_batch(tmp_path / "cat", lies=[lie("drop-row")])
+    r = perfgate("lies", "--catalog", tmp_path / "cat", timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "no threat list (`threats`)" in r.stdout
+
+
+def test_a_malformed_threat_is_exit_2_naming_file_and_field(perfgate, tmp_path):
+    d = liar_catalog.add_batch(tmp_path / "cat", lies=[lie("drop-row")])
+    manifest = json.loads((d / "scenario.json").read_text())
+    manifest["threats"] = [{"class": "io.content", "threat": "t", "request": "r", "lie": "drop-rows"}]
+    (d / "scenario.json").write_text(json.dumps(manifest))
+    r = perfgate("lies", "--catalog", tmp_path / "cat", timeout=60)
+    assert r.returncode == 2
+    assert str(d / "scenario.json") + ": threats[0].lie: no lie named 'drop-rows' (declared: drop-row)" in r.stderr
+
+
+def test_repeat_runs_each_lie_that_many_times(perfgate, tmp_path):
+    liar_catalog.add_batch(tmp_path / "cat", lies=[lie("drop-row")])
+    out = tmp_path / "lies.json"
+    r = perfgate("lies", "--catalog", tmp_path / "cat", "--repeat", "3", "--json", out, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+    row = json.loads(out.read_text())["lies"][0]
+    assert row["caught"] and row["how"].startswith("caught in 3 of 3 runs; exit 3"), row

@@ -135,15 +135,26 @@ std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, 
     }
     std::optional<Ran> honest;  // run once per scenario, for its exact-count lies
     for (const auto& l : m->lies) {
-      LieCheck c{m->name, l.name, l.what, l.caught_by.text(), false, false, 0, ""};
-      status.update(m->name + ": lie " + l.name);
-      const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, status);
-      c.exit_code = lie.exit_code;
-      if (l.caught_by.gate == catalog::CaughtBy::Gate::Equivalence) {
-        judge_equivalence(c, lie);
-      } else {
-        if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, status);
-        judge_exact(c, l.caught_by.metric, *honest, lie);
+      LieCheck c;
+      for (int run = 1; run <= lo.repeat; ++run) {
+        c = LieCheck{m->name, l.name, l.what, l.caught_by.text(), false, false, 0, ""};
+        status.update(m->name + ": lie " + l.name +
+                      (lo.repeat > 1 ? " (run " + std::to_string(run) + " of " + std::to_string(lo.repeat) + ")" : ""));
+        const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, status);
+        c.exit_code = lie.exit_code;
+        if (l.caught_by.gate == catalog::CaughtBy::Gate::Equivalence) {
+          judge_equivalence(c, lie);
+        } else {
+          if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, status);
+          judge_exact(c, l.caught_by.metric, *honest, lie);
+        }
+        if (lo.repeat == 1) break;
+        if (!c.caught) {
+          c.how = "run " + std::to_string(run) + " of " + std::to_string(lo.repeat) + ": " + c.how;
+          break;
+        }
+        if (run == lo.repeat)
+          c.how = "caught in " + std::to_string(run) + " of " + std::to_string(run) + " runs; " + c.how;
       }
       out.push_back(std::move(c));
     }

@@ -31,6 +31,7 @@ struct LieCheck {
 struct LiesOptions {
   std::string profile = "quick";
   int rounds = 2;  // equivalence shows in the first samples; two rounds prove a count is exact
+  int repeat = 1;  // runs of each lie: caught only when caught in every one (a lie must not need luck)
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<int>> cpus;
 };
