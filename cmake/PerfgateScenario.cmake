@@ -1,8 +1,11 @@
+include(${CMAKE_CURRENT_LIST_DIR}/PerfgateManifestLies.cmake)
+
 # perfgate_scenario(NAME <name> SOURCES <files...> [LIBS <targets...>] [EXTRA_FILES <files...>])
 #
 # Builds the scenario program <name> into the catalog folder
 # ${PERFGATE_CATALOG_DIR}/<name>/ next to a copy of its scenario.json, which is exactly the
-# layout the harness reads (and the layout `cmake --install` produces under share/). Its tests/
+# layout the harness reads (and the layout `cmake --install` produces under share/). The
+# program accepts the lies its scenario.json declares (perfgate_manifest_lies()). Its tests/
 # folder, if its CMakeLists.txt does not add it, perfgate_scenario_tests() adds.
 function(perfgate_scenario)
   cmake_parse_arguments(S "" "NAME" "SOURCES;LIBS;EXTRA_FILES" ${ARGN})
@@ -10,6 +13,7 @@ function(perfgate_scenario)
   add_executable(scenario_${S_NAME} ${S_SOURCES})
   set_target_properties(scenario_${S_NAME} PROPERTIES OUTPUT_NAME ${S_NAME} RUNTIME_OUTPUT_DIRECTORY ${dir})
   target_link_libraries(scenario_${S_NAME} PRIVATE perfgate::sample ${S_LIBS})
+  perfgate_manifest_lies(scenario_${S_NAME} ${CMAKE_CURRENT_SOURCE_DIR}/scenario.json)
   foreach(f scenario.json ${S_EXTRA_FILES})
     configure_file(${CMAKE_CURRENT_SOURCE_DIR}/${f} ${dir}/${f} COPYONLY)
   endforeach()

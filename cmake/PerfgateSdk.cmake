@@ -1,6 +1,6 @@
 # The scenario SDK as a package for projects outside this tree: the headers of
-# harness/include/perfgate, perfgateConfig.cmake (an INTERFACE target perfgate::sdk) and
-# perfgate.pc. `cmake --install build --prefix P` (or `--component sdk`: these files alone)
+# harness/include/perfgate, perfgateConfig.cmake (an INTERFACE target perfgate::sdk and
+# perfgate_manifest_lies()) and perfgate.pc. `cmake --install build --prefix P` (or `--component sdk`: these files alone)
 # puts them under P; the build tree carries the same two files pointing at the source headers,
 # so `-DCMAKE_PREFIX_PATH=<build dir>` works before any install. Header-only: a program links
 # no library of perfgate's, and no -lxxhash (sample.hpp compiles xxHash inline).
@@ -23,6 +23,7 @@ function(_perfgate_sdk_package cmake_stage pc_stage include_dir prefix)
     set(PERFGATE_PC_INCLUDEDIR "\${prefix}/${include_dir}")
   endif()
   configure_file(${_perfgate_sdk_templates}/perfgate.pc.in ${pc_stage}/perfgate.pc @ONLY)
+  configure_file(${_perfgate_sdk_templates}/PerfgateManifestLies.cmake ${cmake_stage}/PerfgateManifestLies.cmake COPYONLY)
 endfunction()
 
 # The build tree: share/cmake/perfgate and share/pkgconfig beside bin/ and share/perfgate.
@@ -36,5 +37,6 @@ _perfgate_sdk_package(${_perfgate_sdk_install_stage} ${_perfgate_sdk_install_sta
 install(DIRECTORY ${_perfgate_sdk_source_include}/perfgate DESTINATION include COMPONENT sdk
         FILES_MATCHING PATTERN "*.hpp")
 install(FILES ${_perfgate_sdk_install_stage}/perfgateConfig.cmake ${_perfgate_sdk_install_stage}/perfgateConfigVersion.cmake
+              ${_perfgate_sdk_install_stage}/PerfgateManifestLies.cmake
         DESTINATION ${_perfgate_sdk_cmake_dir} COMPONENT sdk)
 install(FILES ${_perfgate_sdk_install_stage}/perfgate.pc DESTINATION share/pkgconfig COMPONENT sdk)

@@ -54,7 +54,5 @@ int serve(const perfgate::Invocation& inv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return perfgate::scenario_main(
-      argc, argv,
-      perfgate::ScenarioProgram("asset_cache").lies({"empty-hit", "stale-hit", "error-1pct"}).seed(seed).serve(serve));
+  return perfgate::scenario_main(argc, argv, perfgate::ScenarioProgram("asset_cache").seed(seed).serve(serve));
 }

@@ -13,8 +13,5 @@
 
 int main(int argc, char** argv) {
   return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("auth_herd")
-                                     .lies({"one-slot-cache", "waiters-deny"})
-                                     .seed(auth_herd::seed)
-                                     .run(auth_herd::run));
+                                 perfgate::ScenarioProgram("auth_herd").seed(auth_herd::seed).run(auth_herd::run));
 }

@@ -16,7 +16,6 @@ int main(int argc, char** argv) {
   return perfgate::scenario_main(argc, argv,
                                  perfgate::ScenarioProgram("blob_stampede")
                                      .variants({"before", "after"})
-                                     .lies({"truncated-hit", "empty-hit"})
                                      .seed(blob_stampede::seed)
                                      .run(blob_stampede::run));
 }

@@ -58,8 +58,5 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
 int main(int argc, char** argv) {
   return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("carddav_report")
-                                     .variants({"before", "after"})
-                                     .lies({"drop-last-contact", "skip-note-lines"})
-                                     .run(run));
+                                 perfgate::ScenarioProgram("carddav_report").variants({"before", "after"}).run(run));
 }

@@ -73,8 +73,5 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
 int main(int argc, char** argv) {
   return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("dto_mapping")
-                                     .variants({"before", "after"})
-                                     .lies({"unknown-mime-empty", "skip-folder-etag"})
-                                     .run(run));
+                                 perfgate::ScenarioProgram("dto_mapping").variants({"before", "after"}).run(run));
 }

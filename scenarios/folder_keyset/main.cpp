@@ -18,7 +18,6 @@ int main(int argc, char** argv) {
       argc, argv,
       perfgate::ScenarioProgram("folder_keyset")
           .variants({"before", "after"})
-          .lies({"no-id", "stop-early"})
           .seed([](const perfgate::Invocation& inv) {
             return fc::seed_folder_tree(inv.target, {inv.param<int>("subfolders")}).to_json();
           })

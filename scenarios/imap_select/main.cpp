@@ -42,7 +42,6 @@ int main(int argc, char** argv) {
   return perfgate::scenario_main(argc, argv,
                                  perfgate::ScenarioProgram("imap_select")
                                      .variants({"before", "after", "dovecot"})
-                                     .lies({"stale-exists", "fetch-drops-flags"})
                                      .seed(seed)
                                      .serve(serve)
                                      .load(imap_select::run_phase));

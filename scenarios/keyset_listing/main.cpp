@@ -21,7 +21,6 @@ int main(int argc, char** argv) {
       argc, argv,
       perfgate::ScenarioProgram("keyset_listing")
           .variants({"before", "before-with-indexes", "after"})
-          .lies({"null-size", "stop-early"})
           .seed([](const perfgate::Invocation& inv) {
             return fc::seed_listing(inv.target, {inv.param<int>("folders"), inv.param<int>("files")}).to_json();
           })

@@ -32,10 +32,6 @@ int serve(const perfgate::Invocation& inv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("media_parity")
-                                     .variants({"before", "after"})
-                                     .lies({"no-people", "stale-counts"})
-                                     .seed(seed)
-                                     .serve(serve));
+  return perfgate::scenario_main(
+      argc, argv, perfgate::ScenarioProgram("media_parity").variants({"before", "after"}).seed(seed).serve(serve));
 }

@@ -18,7 +18,6 @@ int main(int argc, char** argv) {
       argc, argv,
       perfgate::ScenarioProgram("photos_timeline")
           .variants({"before", "after"})
-          .lies({"no-metadata-join", "no-folder-join"})
           .seed([](const perfgate::Invocation& inv) {
             return fc::seed_photos(inv.target, {inv.param<int>("images"), inv.param<int>("drives")}).to_json();
           })

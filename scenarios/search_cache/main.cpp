@@ -12,9 +12,6 @@
 #include "cache_sample.hpp"
 
 int main(int argc, char** argv) {
-  return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("search_cache")
-                                     .variants({"before", "after"})
-                                     .lies({"drop-enrichment", "cache-first-rows"})
-                                     .run(search_cache::run));
+  return perfgate::scenario_main(
+      argc, argv, perfgate::ScenarioProgram("search_cache").variants({"before", "after"}).run(search_cache::run));
 }

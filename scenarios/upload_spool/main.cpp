@@ -54,9 +54,5 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return perfgate::scenario_main(argc, argv,
-                                 perfgate::ScenarioProgram("upload_spool")
-                                     .lies({"short-read", "drop-last-frame", "skip-spool-write"})
-                                     .seed(seed)
-                                     .run(run));
+  return perfgate::scenario_main(argc, argv, perfgate::ScenarioProgram("upload_spool").seed(seed).run(run));
 }

@@ -3,10 +3,14 @@
 //   int main(int argc, char** argv) {
 //     return perfgate::scenario_main(argc, argv, perfgate::ScenarioProgram("my_scenario")
 //                                                    .variants({"before", "after"})
-//                                                    .lies({"no-metadata-join", "stop-early"})
 //                                                    .seed(seed)
 //                                                    .run(run));
 //   }
+//
+// A lie is declared once, in scenario.json's `lies`: perfgate_scenario() (or, outside the tree,
+// perfgate_manifest_lies() of the CMake package) compiles their names into the program, and
+// those are the lies it accepts. A program built without them names its own with .lies({...});
+// given both, they must agree.
 //
 // It parses the contract's command line (sample.hpp's parse_invocation), refuses an unknown
 // command, variant or lie with exit 2, dispatches to seed / run / serve, prints the seed's
@@ -18,13 +22,37 @@
 
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "perfgate/sample.hpp"
 
+// scenario.json's lies[].name, comma-separated: defined by the source perfgate_manifest_lies()
+// generates (weak: null in a program built without it).
+extern "C" const char* const perfgate_manifest_lies __attribute__((weak));
+
 namespace perfgate {
+
+namespace detail {
+// The manifest's lies compiled into this program, or nothing when none were.
+inline std::optional<std::vector<std::string>> manifest_lies() {
+  if (&perfgate_manifest_lies == nullptr) return std::nullopt;
+  std::vector<std::string> names;
+  std::string name;
+  for (const char* c = perfgate_manifest_lies;; ++c) {
+    if (*c == ',' || *c == '\0') {
+      if (!name.empty()) names.push_back(name);
+      name.clear();
+      if (*c == '\0') break;
+    } else {
+      name += *c;
+    }
+  }
+  return names;
+}
+}  // namespace detail
 
 // A wrong or divergent answer found where returning a Report is awkward.
 class NotEquivalent : public std::runtime_error {
@@ -33,14 +61,17 @@ class NotEquivalent : public std::runtime_error {
 };
 
 // What a program is: its name, what it accepts, and its handlers. Built fluently:
-//   ScenarioProgram("x").variants({"before", "after"}).lies({"stop-early"}).seed(f).run(g)
+//   ScenarioProgram("x").variants({"before", "after"}).seed(f).run(g)
 struct ScenarioProgram {
-  explicit ScenarioProgram(std::string program_name) : name(std::move(program_name)) {}
+  explicit ScenarioProgram(std::string program_name)
+      : name(std::move(program_name)), lie_names(detail::manifest_lies().value_or(std::vector<std::string>{})) {}
   ScenarioProgram& variants(std::vector<std::string> v) {
     variant_names = std::move(v);
     return *this;
   }
+  // Only for a program built without its manifest's lies compiled in (see above).
   ScenarioProgram& lies(std::vector<std::string> v) {
+    own_lie_names = v;
     lie_names = std::move(v);
     return *this;
   }
@@ -63,12 +94,13 @@ struct ScenarioProgram {
   }
 
   std::string name;
-  std::vector<std::string> variant_names;            // accepted --variant values (empty: any)
-  std::vector<std::string> lie_names;                // accepted --lie values (the manifest's `lies[].name`)
-  std::function<json(const Invocation&)> seed_fn;    // the fixture's figures (null json: print nothing)
-  std::function<Report(const Invocation&)> run_fn;   // one sample's report
-  std::function<int(const Invocation&)> serve_fn;    // serves until SIGTERM; the exit code
-  std::function<Report(const Invocation&)> load_fn;  // one phase of load against a served address
+  std::vector<std::string> variant_names;                 // accepted --variant values (empty: any)
+  std::vector<std::string> lie_names;                     // accepted --lie values (the manifest's `lies[].name`)
+  std::optional<std::vector<std::string>> own_lie_names;  // what .lies() named, checked against the manifest's
+  std::function<json(const Invocation&)> seed_fn;         // the fixture's figures (null json: print nothing)
+  std::function<Report(const Invocation&)> run_fn;        // one sample's report
+  std::function<int(const Invocation&)> serve_fn;         // serves until SIGTERM; the exit code
+  std::function<Report(const Invocation&)> load_fn;       // one phase of load against a served address
 };
 
 namespace detail {
@@ -82,11 +114,22 @@ inline bool listed(const std::vector<std::string>& names, const std::string& n) 
     if (x == n) return true;
   return false;
 }
+// Two declarations of the lies must name the same ones (a list kept by hand drifts).
+inline void check_own_lies(const ScenarioProgram& p) {
+  const auto manifest = manifest_lies();
+  if (!manifest || !p.own_lie_names) return;
+  bool same = manifest->size() == p.own_lie_names->size();
+  for (const auto& n : *manifest) same = same && listed(*p.own_lie_names, n);
+  if (!same)
+    throw std::invalid_argument("ScenarioProgram.lies(" + one_of(*p.own_lie_names) + ") differs from scenario.json's " +
+                                one_of(*manifest) + ": declare the lies in scenario.json alone");
+}
 }  // namespace detail
 
 inline int scenario_main(int argc, char** argv, const ScenarioProgram& p) {
   Invocation inv;
   try {
+    detail::check_own_lies(p);
     inv = parse_invocation(argc, argv);
     const bool has = inv.command == "seed"   ? static_cast<bool>(p.seed_fn)
                      : inv.command == "run"  ? static_cast<bool>(p.run_fn)

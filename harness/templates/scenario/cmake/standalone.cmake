@@ -17,6 +17,7 @@ target_link_libraries(scenario___NAME___core PUBLIC perfgate::sdk)
 add_executable(scenario___NAME__ __SOURCES__)
 set_target_properties(scenario___NAME__ PROPERTIES OUTPUT_NAME __NAME__)
 target_link_libraries(scenario___NAME__ PRIVATE __LIBS__)
+perfgate_manifest_lies(scenario___NAME__ scenario.json)  # the lies it accepts: scenario.json's, declared once
 
 enable_testing()
 find_package(GTest REQUIRED)

@@ -22,7 +22,7 @@ Params params_from(const perfgate::Invocation& inv) {
 Lies lies_from(const perfgate::Invocation& inv) { return {inv.lying("first-match-only"), inv.lying("skip-empty")}; }
 
 perfgate::ScenarioProgram program() {
-  return perfgate::ScenarioProgram("__NAME__").variants({"before", "after"}).lies({"first-match-only", "skip-empty"});
+  return perfgate::ScenarioProgram("__NAME__").variants({"before", "after"});
 }
 
 Input make_input(const Params& p) {

@@ -43,7 +43,8 @@ struct Lies {
 };
 Lies lies_from(const perfgate::Invocation& inv);
 
-// The program's name, variants and lies, as scenario.json declares them: main adds its handlers.
+// The program's name and variants: main adds its handlers. The lies it accepts are scenario.json's
+// (`lies[].name`, compiled in by the build: perfgate_manifest_lies()), declared nowhere else.
 perfgate::ScenarioProgram program();
 
 class Before {  // before.cpp
