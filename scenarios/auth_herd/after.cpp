@@ -3,6 +3,7 @@
 // miss while it is in the air wait for it and take its success. Errors and wrong passwords
 // are never cached and never handed to waiters: a caller whose flight did not succeed
 // verifies on its own, so brute force still pays one verification per attempt.
+#include <cctype>
 #include <condition_variable>
 
 #include "auth_cache.hpp"
@@ -15,14 +16,17 @@ class SingleFlightAuthenticator final : public Authenticator {
   SingleFlightAuthenticator(const UserStore& users, Verifier& verifier, CredentialCache& cache, std::string lie)
       : Authenticator(users, verifier, cache),
         one_slot_(lie == "one-slot-cache"),
-        waiters_deny_(lie == "waiters-deny") {}
+        waiters_deny_(lie == "waiters-deny"),
+        key_by_user_(lie == "key-by-user"),
+        key_case_folded_(lie == "key-case-folded"),
+        revoke_noop_(lie == "revoke-noop") {}
 
   std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
     if (one_slot_) {  // the lie: whoever asks gets the last success, no key, no lookup
       std::lock_guard lock(flights_mutex_);
       if (last_success_) return last_success_;
     }
-    const CacheKey key = cache_key(user, password);
+    const CacheKey key = key_of(user, password);
     std::shared_ptr<Flight> flight;
     bool leader = false;
     {
@@ -69,6 +73,11 @@ class SingleFlightAuthenticator final : public Authenticator {
     return result;
   }
 
+  std::size_t revoke(const std::string& user) override {
+    if (revoke_noop_) return 0;  // the lie: the revoked user's entries stay and keep answering
+    return Authenticator::revoke(user);
+  }
+
   std::uint64_t coalesced() const {
     std::lock_guard lock(flights_mutex_);
     return coalesced_;
@@ -82,7 +91,19 @@ class SingleFlightAuthenticator final : public Authenticator {
     std::optional<UserId> result;  // set only on success
   };
 
-  const bool one_slot_, waiters_deny_;
+  // The cache key, or a lie's cheaper one: the user alone (no password to hash), or the user
+  // case-folded (one entry however a client spells the name).
+  CacheKey key_of(std::string_view user, std::string_view password) const {
+    if (key_by_user_) return cache_key(user, "");
+    if (key_case_folded_) {
+      std::string folded(user);
+      for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return cache_key(folded, password);
+    }
+    return cache_key(user, password);
+  }
+
+  const bool one_slot_, waiters_deny_, key_by_user_, key_case_folded_, revoke_noop_;
   std::optional<UserId> last_success_;  // read by the lie "one-slot-cache" only
   mutable std::mutex flights_mutex_;
   std::unordered_map<CacheKey, std::shared_ptr<Flight>, CacheKeyHash> flights_;

@@ -67,7 +67,7 @@ class Authenticator {
   virtual std::optional<UserId> authenticate(std::string_view user, std::string_view password) = 0;
 
   // Drops the cached entries of `user` (after a password change or a revocation).
-  std::size_t revoke(const std::string& user) { return cache_.revoke(user); }
+  virtual std::size_t revoke(const std::string& user) { return cache_.revoke(user); }
   CredentialCache& cache() { return cache_; }
 
  protected:
@@ -89,7 +89,10 @@ std::unique_ptr<Authenticator> make_before(const UserStore& users, Verifier& ver
 // `lie` (the manifest's lies; each does less than BEFORE): "one-slot-cache" answers every
 // caller from the last success, skipping the key hash and the lookup (a caller of another
 // user gets this user's id); "waiters-deny" has callers that find a flight in the air answer
-// "denied" at once instead of waiting for it.
+// "denied" at once instead of waiting for it; "key-by-user" keys the cache by the user alone
+// (once a user's password is cached, any password is accepted); "key-case-folded" keys it by
+// the lower-cased user name ("USER03" gets user03's entry); "revoke-noop" drops nothing on a
+// revocation (a revoked user's cached success keeps answering).
 std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
                                           const std::string& lie = "");
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,

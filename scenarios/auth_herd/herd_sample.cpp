@@ -1,8 +1,9 @@
 // auth_herd's seed and sample (main.cpp hands them to the SDK).
 //
 // The digest covers every answer the program got: each herd caller's, in caller order, then
-// every warm hit's and, after each timed batch of hits, one probe for a user the store does
-// not hold (it must be denied: a cache that answers without its key hands it a user id).
+// the probe users' first (caching) answers, every warm hit's and, after each timed batch of
+// hits, the probes of probes.hpp (an unknown user, the herd user's name in upper case, a wrong
+// password for a cached user, a revoked user), each of which a cache shortcut answers wrongly.
 // A wrong answer is reported with Report::not_equivalent (the harness exits 3), never thrown.
 #include "herd_sample.hpp"
 
@@ -14,6 +15,7 @@
 
 #include "auth_cache.hpp"
 #include "herd.hpp"
+#include "probes.hpp"
 
 namespace fs = std::filesystem;
 using perfgate::json;
@@ -55,6 +57,15 @@ perfgate::json seed(const perfgate::Invocation& inv) {
     if (i == herd_user) herd = {{"user", name}, {"user_id", 1000 + i}, {"password", password}};
   }
   herd["wrong_password"] = random_password(rng);
+  // The probes' users (probes.hpp), with cheap hashes.
+  for (const auto& [key, id] : {std::pair<const char*, int>{"probe", 2000}, {"leaver", 2001}}) {
+    const std::string password = random_password(rng);
+    std::uint8_t salt[16];
+    rng.fill(reinterpret_cast<char*>(salt), sizeof salt);
+    store.put(User{id, key, hash_password(password, salt, kProbeArgon2)});
+    herd[key] = {{"user", key}, {"user_id", id}, {"password", password}};
+  }
+  herd["probe"]["wrong_password"] = random_password(rng);
   herd["argon2"] = {{"m_kib", params.m_kib}, {"t", params.t}, {"p", params.p}};
   const fs::path target = inv.target;
   fs::create_directories(target);
@@ -65,37 +76,45 @@ perfgate::json seed(const perfgate::Invocation& inv) {
 
 namespace {
 
-std::string answer_text(const std::optional<UserId>& a) { return a ? "user_id=" + std::to_string(*a) : "denied"; }
-
 // The warm phase: `warm_hits` hits of the herd's credentials, timed in batches (a clock read
-// per call would weigh as much as the call), each batch followed by an untimed probe for an
-// unknown user. Answers are recorded, digested after.
-void warm_phase(Authenticator& auth, const std::string& user, const std::string& password, UserId expected,
-                int warm_hits, perfgate::OutputLog& out, perfgate::Report& report) {
+// per call would weigh as much as the call), each batch followed by the untimed probes
+// (probes.hpp). Answers are recorded, digested after. Returns the verifications the timed hits
+// made (none: they are hits).
+std::uint64_t warm_phase(Authenticator& auth, Verifier& verifier, Probes& probes, const std::string& user,
+                         const std::string& password, UserId expected, int warm_hits, perfgate::OutputLog& out,
+                         perfgate::Report& report) {
   constexpr int kBatch = 50;
   const int batches = (warm_hits + kBatch - 1) / kBatch;
-  std::vector<std::optional<UserId>> hits(static_cast<std::size_t>(batches) * kBatch), probes(batches);
+  std::vector<std::optional<UserId>> hits(static_cast<std::size_t>(batches) * kBatch);
+  std::vector<std::vector<ProbeAnswer>> probed(static_cast<std::size_t>(batches));
   std::vector<double> per_call_us;
+  std::uint64_t hit_verifications = 0;
+  const auto primed = probes.prime();
   for (int b = 0; b < batches; ++b) {
+    const std::uint64_t verified = verifier.count();
     perfgate::Stopwatch sw;
     for (int i = 0; i < kBatch; ++i) hits[static_cast<std::size_t>(b * kBatch + i)] = auth.authenticate(user, password);
     per_call_us.push_back(sw.ms() * 1000 / kBatch);
-    probes[static_cast<std::size_t>(b)] = auth.authenticate("nobody", password);
+    hit_verifications += verifier.count() - verified;
+    probed[static_cast<std::size_t>(b)] = probes.after_batch(b, batches);
   }
+  auto record = [&](const std::string& what, const ProbeAnswer& p) {
+    out.line(what + " " + p.label + " " + answer_text(p.got));
+    if (p.got != p.expected)
+      report.not_equivalent(what + " for '" + p.label + "' answered " + answer_text(p.got) + ", expected " +
+                            answer_text(p.expected));
+  };
+  for (const auto& p : primed) record("prime", p);
   for (std::size_t i = 0; i < hits.size(); ++i) {
     out.line("warm " + std::to_string(i) + " " + answer_text(hits[i]));
     if (hits[i] != expected)
       report.not_equivalent("warm hit " + std::to_string(i) + " answered " + answer_text(hits[i]) + ", expected " +
                             answer_text(expected));
-    if (i % kBatch == kBatch - 1) {
-      const auto& p = probes[i / kBatch];
-      out.line("probe " + std::to_string(i / kBatch) + " nobody " + answer_text(p));
-      if (p)
-        report.not_equivalent("probe " + std::to_string(i / kBatch) + " for the unknown user 'nobody' answered " +
-                              answer_text(p) + ", expected denied");
-    }
+    if (i % kBatch == kBatch - 1)
+      for (const auto& p : probed[i / kBatch]) record("probe " + std::to_string(i / kBatch), p);
   }
   report.metric("warm_hit_us", perfgate::percentile(per_call_us, 0.5), "us").series("warm_hit_us", per_call_us, "us");
+  return hit_verifications;
 }
 
 }  // namespace
@@ -117,7 +136,9 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const std::string password = wrong ? herd.at("wrong_password") : herd.at("password");
   const UserId expected = herd.at("user_id");
 
-  const UserStore store = UserStore::load(fixture / "credentials.tsv");
+  UserStore store = UserStore::load(fixture / "credentials.tsv");
+  if (!herd.contains("probe") || !herd.contains("leaver"))
+    throw std::runtime_error("the fixture " + fixture.string() + " predates the probe users: reseed");
   Verifier verifier;
   CredentialCache cache;  // cold
   // Extra variants name the implementation they run with --impl (before or after).
@@ -145,10 +166,9 @@ perfgate::Report run(const perfgate::Invocation& inv) {
                              std::to_string(verifications) + " verifications; every caller must pay one");
 
   if (!wrong && warm_hits > 0) {
-    warm_phase(*auth, user, password, expected, warm_hits, out, report);
-    if (verifier.count() != verifications)
-      throw std::runtime_error("gate: warm hits verified again (" + std::to_string(verifier.count() - verifications) +
-                               ")");
+    Probes probes(*auth, store, herd);
+    if (const auto again = warm_phase(*auth, verifier, probes, user, password, expected, warm_hits, out, report))
+      throw std::runtime_error("gate: warm hits verified again (" + std::to_string(again) + ")");
   }
 
   // The wrong-password variants answer differently from before/after: they are compared with

@@ -12,6 +12,7 @@
 
 #include "auth_cache.hpp"
 #include "herd.hpp"
+#include "probes.hpp"
 
 using namespace auth_herd;
 using namespace std::chrono_literals;
@@ -131,6 +132,47 @@ TEST(AuthHerdLies, WaitersDenyLeavesTheHerdWithoutAnswers) {
   for (const auto& a : herd.answers) denied += a.user_id ? 0 : 1;
   EXPECT_EQ(denied, 7);
   EXPECT_EQ(verifier.count(), 1u);
+}
+
+// The probes of the warm phase (probes.hpp): every variant answers each as expected; each of
+// the cache-key and revocation lies gets one of them wrong.
+std::vector<std::string> probe_answers(const std::string& variant, const std::string& lie = "") {
+  UserStore users;
+  users.put(User{1003, "user03", hash_password("herd-pw", kSalt, kLight)});
+  users.put(User{2000, "probe", hash_password("probe-pw", kSalt, kProbeArgon2)});
+  users.put(User{2001, "leaver", hash_password("leaver-pw", kSalt, kProbeArgon2)});
+  const nlohmann::json herd = {
+      {"user", "user03"},
+      {"password", "herd-pw"},
+      {"probe", {{"user", "probe"}, {"user_id", 2000}, {"password", "probe-pw"}, {"wrong_password", "not-the-pw"}}},
+      {"leaver", {{"user", "leaver"}, {"user_id", 2001}, {"password", "leaver-pw"}}}};
+  Verifier verifier;
+  CredentialCache cache;
+  auto auth = make_authenticator(variant, users, verifier, cache, lie);
+  EXPECT_EQ(auth->authenticate("user03", "herd-pw"), 1003);
+  Probes probes(*auth, users, herd);
+  std::vector<std::string> wrong;
+  auto check = [&](const std::vector<ProbeAnswer>& answers) {
+    for (const auto& p : answers)
+      if (p.got != p.expected) wrong.push_back(p.label + " " + answer_text(p.got));
+  };
+  check(probes.prime());
+  for (int b = 0; b < 4; ++b) check(probes.after_batch(b, 4));
+  EXPECT_TRUE(probes.revoked());
+  return wrong;
+}
+
+TEST_P(AuthHerd, EveryProbeIsAnsweredAsExpected) { EXPECT_EQ(probe_answers(GetParam()), std::vector<std::string>{}); }
+
+TEST(AuthHerdLies, EachCacheShortcutGetsAProbeWrong) {
+  EXPECT_EQ(probe_answers("after", "key-by-user"),
+            (std::vector<std::string>{"probe wrong password user_id=2000", "probe wrong password user_id=2000",
+                                      "probe wrong password user_id=2000", "probe wrong password user_id=2000"}));
+  EXPECT_EQ(probe_answers("after", "key-case-folded"),
+            (std::vector<std::string>{"USER03 user_id=1003", "USER03 user_id=1003", "USER03 user_id=1003",
+                                      "USER03 user_id=1003"}));
+  EXPECT_EQ(probe_answers("after", "revoke-noop"),
+            (std::vector<std::string>{"leaver revoked user_id=2001", "leaver revoked user_id=2001"}));
 }
 
 TEST_P(AuthHerd, WrongPasswordHerdPaysEveryVerificationInBothVariants) {
