@@ -9,6 +9,7 @@
 #include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/counting_sample.hpp"
+#include "run/output_mask.hpp"
 #include "store/ab_text.hpp"
 
 namespace perfgate::cli {
@@ -79,6 +80,17 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "--metric auto. A noise-free proxy for CPU time, blind to syscalls, I/O and waiting")
       ->check(CLI::IsMember({"allocs", "instructions"}))
       ->allow_extra_args(false);
+  auto masks = std::make_shared<std::vector<std::string>>();
+  auto check = std::make_shared<std::string>();
+  cmd->add_option("--mask", *masks,
+                  "A regular expression (ECMAScript) whose matches in stdout and the $PERFGATE_OUTPUT file are\n"
+                  "masked before digesting: timings, pids, temporary paths, dates. Repeatable; the results say\n"
+                  "how often each matched, and one that matches nothing is a warning")
+      ->allow_extra_args(false);
+  cmd->add_option("--check", *check,
+                  "Where two outputs' digests differ, run CMD OUTPUT_A OUTPUT_B (CMD split into words, never through\n"
+                  "a shell; the unmasked outputs as files; once per distinct pair of digests): exit 0 says they are\n"
+                  "the same work, anything else fails the equivalence gate (exit 3)");
   cmd->add_option("--out", o->out_dir, "Write DIR/results.json (default: perfgate-out)");
   add_shared_flags(cmd, *o);
   add_hyperfine_flags(cmd, *hf, *o);
@@ -98,7 +110,13 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
     const auto pairs =
         hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
     auto plan = plan::plan_ab_family(pairs, gated, *o);
-    for (auto& s : plan.scenarios) s.manifest.measure = counting;
+    run::compile_masks(*masks);  // a malformed pattern is exit 2 before anything runs
+    for (auto& s : plan.scenarios) {
+      s.manifest.measure = counting;
+      s.output_masks = *masks;
+      if (!check->empty())
+        s.output_check = run::split_command(*check);  // never through --shell: the files are appended
+    }
     auto after_table = [o, hf](const model::ResultsDoc& doc) {
       if (!o->quiet) store::print_ab_summary(std::cout, doc, hf->time_unit);
       auto write = [](const std::string& file, const std::string& text) {

@@ -4,8 +4,9 @@
 
 namespace perfgate::gate {
 
-EquivalenceGate::EquivalenceGate(std::map<std::string, std::string> keys, fs::path keep_dir)
-    : keys_(std::move(keys)), keep_dir_(std::move(keep_dir)) {}
+EquivalenceGate::EquivalenceGate(std::map<std::string, std::string> keys, fs::path keep_dir,
+                                 std::vector<std::string> check_argv)
+    : keys_(std::move(keys)), keep_dir_(std::move(keep_dir)), check_argv_(std::move(check_argv)) {}
 
 std::optional<std::string> first_difference(const fs::path& a, const fs::path& b, const std::string& a_name,
                                             const std::string& b_name) {
@@ -31,6 +32,8 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
                ") reported not equivalent: " + s.divergence;
     throw EquivalenceFailure(*failure_);
   }
+  if (s.extra.contains("masked") && s.extra["masked"].is_object())
+    for (const auto& [pattern, n] : s.extra["masked"].items()) masked_[pattern][s.variant] += n.get<long>();
   auto k = keys_.find(s.variant);
   const std::string key = k == keys_.end() ? "" : k->second;
   std::string value;
@@ -53,11 +56,17 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
   for (const auto& [ckey, cvalue] : checks) {
     auto it = refs_.find(ckey);
     if (it == refs_.end()) {
-      Reference ref{cvalue, s.variant, s.round, std::nullopt};
+      Reference ref{cvalue, s.variant, s.round, std::nullopt, std::nullopt};
       if (fs::exists(files.output_path)) {
         fs::path kept = keep_dir_ / ("reference-" + std::to_string(refs_.size()) + ".out");
         fs::copy_file(files.output_path, kept, fs::copy_options::overwrite_existing);
-        ref.output = kept;
+        ref.output = ref.raw = kept;
+      }
+      if (!check_argv_.empty() && !files.raw_path.empty() && files.raw_path != files.output_path &&
+          fs::exists(files.raw_path)) {
+        fs::path kept = keep_dir_ / ("reference-" + std::to_string(refs_.size()) + ".raw");
+        fs::copy_file(files.raw_path, kept, fs::copy_options::overwrite_existing);
+        ref.raw = kept;
       }
       refs_.emplace(ckey, ref);
       continue;
@@ -70,9 +79,62 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
                       ref.value;
     if (ref.output && fs::exists(files.output_path))
       if (auto d = first_difference(*ref.output, files.output_path, ref.variant, s.variant)) msg += "; " + *d;
+    if (!check_argv_.empty() && ckey == "digest" && accepted_by_check(ref, cvalue, files, msg)) continue;
     failure_ = msg;
     throw EquivalenceFailure(msg);
   }
+}
+
+bool EquivalenceGate::accepted_by_check(const Reference& ref, const std::string& value, const run::SampleFiles& files,
+                                        std::string& msg) {
+  const auto pair = std::make_pair(ref.value, value);
+  auto it = checked_.find(pair);
+  if (it == checked_.end()) {
+    const fs::path other = files.raw_path.empty() ? files.output_path : files.raw_path;
+    if (!ref.raw || !fs::exists(other)) {
+      msg += "; --check not run: an output is missing";
+      return false;
+    }
+    it = checked_.emplace(pair, run::check_outputs(check_argv_, *ref.raw, other, keep_dir_)).first;
+  }
+  if (it->second.same) {
+    ++accepted_;
+    return true;
+  }
+  msg += "; --check said they differ (" + it->second.how + ")";
+  return false;
+}
+
+std::string EquivalenceGate::masks_summary() const {
+  std::string s;
+  for (const auto& [pattern, by_variant] : masked_) {
+    long total = 0;
+    std::string parts;
+    for (const auto& [variant, n] : by_variant) {
+      total += n;
+      parts += (parts.empty() ? "" : ", ") + variant + " " + std::to_string(n);
+    }
+    s += std::string(s.empty() ? "" : "; ") + "masked '" + pattern + "' " + std::to_string(total) + " times (" + parts +
+         ")";
+  }
+  if (!checked_.empty()) {
+    int same = 0;
+    for (const auto& [pair, verdict] : checked_) same += verdict.same ? 1 : 0;
+    s += std::string(s.empty() ? "" : "; ") + "--check judged " + std::to_string(checked_.size()) +
+         " distinct pair(s) of digests, " + std::to_string(same) + " the same work (" + std::to_string(accepted_) +
+         " sample(s) accepted by it)";
+  }
+  return s;
+}
+
+std::vector<std::string> EquivalenceGate::warnings() const {
+  std::vector<std::string> out;
+  for (const auto& [pattern, by_variant] : masked_) {
+    long total = 0;
+    for (const auto& [variant, n] : by_variant) total += n;
+    if (total == 0) out.push_back("--mask '" + pattern + "' matched nothing in any output: check the pattern");
+  }
+  return out;
 }
 
 model::GateResult EquivalenceGate::result() const {
@@ -84,7 +146,9 @@ model::GateResult EquivalenceGate::result() const {
   std::string detail =
       failure_ ? *failure_
                : std::to_string(compared_) + " samples compared with the first, all equal" +
+                     (accepted_ ? " or judged the same work by --check" : "") +
                      (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
+  if (const std::string masks = masks_summary(); !masks.empty()) detail += "; " + masks;
   return {model::GateKind::Equivalence, "same work", !failure_.has_value(), detail};
 }
 

@@ -57,6 +57,9 @@ struct ScenarioPlan {
   // builds of one program can each run in their own tree.
   std::map<std::string, std::string> workdir;
   std::map<std::string, AbSideOptions> ab_side;  // ab: variant → its hyperfine-style options
+  // ab --mask, --check (run/output_mask.hpp, run/output_check.hpp): how two outputs are compared.
+  std::vector<std::string> output_masks;
+  std::vector<std::string> output_check;  // argv of the user's comparison; empty: the digests must be equal
 };
 
 struct RunPlan {

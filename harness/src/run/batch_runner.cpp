@@ -16,6 +16,7 @@
 #include "run/counting_sample.hpp"
 #include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
+#include "run/output_mask.hpp"
 #include "run/schedule.hpp"
 
 namespace perfgate::run {
@@ -99,7 +100,7 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
   const fs::path work = count_dir / "work";
   fs::create_directories(work);
   const CountingCommand command = counting_command(measure, program_argv(v), count_dir);
-  SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output"};
+  SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output", {}};
   // valgrind runs a program 20-100x slower than it runs alone.
   ChildSpec spec =
       sample_spec(v, command.argv, work, files, cpus, plan.timeout_s * (measure == "instructions" ? 100 : 2));
@@ -144,14 +145,27 @@ struct AroundRun {
   }
 };
 
-// One more run of `v`, untimed, its stdout to a file of the sample's: the digest of a round
-// whose timed run wrote to /dev/null or the terminal (run/ab_sampling.hpp). `files` then name
-// that output, for the first differing line of a mismatch.
-std::string digest_run(const BatchPlan& plan, const VariantCommand& v, const fs::path& dir, SampleFiles& files,
-                       int round, int serial, const std::vector<int>& cpus) {
+// The digest of what a sample printed, stdout's bytes at files.stdout_path: hashed as they are,
+// or, when the program also wrote $PERFGATE_OUTPUT or `ab --mask` masks volatile parts, through
+// run/output_mask.hpp. Either way `files` then name the compared text (a mismatch is diffed on it).
+void digest_printed(SampleFiles& files, const std::vector<std::string>& masks, Sample& s) {
+  std::error_code ec;
+  if (masks.empty() && !fs::exists(files.output_path, ec)) {
+    s.digest = digest_of_file(files.stdout_path);
+    fs::rename(files.stdout_path, files.output_path, ec);
+  } else {
+    digest_program_output(files, masks, s);
+  }
+  files.stdout_path = files.output_path;
+}
+
+// One more run of `v`, untimed, its stdout to a file of the sample's: what a round whose timed
+// run wrote to /dev/null or the terminal prints (run/ab_sampling.hpp), left at files.stdout_path.
+void digest_run(const BatchPlan& plan, const VariantCommand& v, const fs::path& dir, SampleFiles& files, int round,
+                int serial, const std::vector<int>& cpus) {
   const fs::path work = dir / "work";
   fs::create_directories(work);
-  SampleFiles run_files{dir / "digest-stdout", dir / "digest-stderr", files.output_path};
+  SampleFiles run_files{dir / "digest-stdout", dir / "digest-stderr", files.output_path, {}};
   ChildSpec spec = sample_spec(v, program_argv(v), work, run_files, cpus, plan.timeout_s);
   spec.stdin_path = v.sampling.input;
   AroundRun around(v, dir / "around", plan.timeout_s);
@@ -161,11 +175,7 @@ std::string digest_run(const BatchPlan& plan, const VariantCommand& v, const fs:
   if (failed(v, r))
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", digest run of " +
                    describe_failure(v, r, run_files));
-  const std::string digest = digest_of_file(run_files.stdout_path);
-  std::error_code ec;
-  fs::rename(run_files.stdout_path, files.output_path, ec);
-  files.stdout_path = files.output_path;
-  return digest;
+  files.stdout_path = run_files.stdout_path;
 }
 
 // Where the timed run's stdout goes (the contract's file, or ab's --output) and its digest.
@@ -188,31 +198,27 @@ struct TimedStdout {
         spec.stdout_path = t.file;
         break;
       case StdoutTarget::Kind::Pipe:
-        pipe.emplace(files.output_path, cpus);
+        pipe.emplace(files.stdout_path, cpus);
         spec.stdout_fd = pipe->write_fd();
         break;
     }
   }
-  // After the run: the digest of what it printed (empty when it went where it cannot be read),
-  // with `files` naming that output.
-  std::string digest(SampleFiles& files) {
-    std::error_code ec;
+  // After the run: whether what it printed can be read; if so, stdout's bytes are at
+  // files.stdout_path.
+  bool kept(SampleFiles& files) {
     switch (target.kind) {
-      case StdoutTarget::Kind::Contract: {
-        std::string d = digest_of_file(files.stdout_path);
-        fs::rename(files.stdout_path, files.output_path, ec);
-        files.stdout_path = files.output_path;
-        return d;
-      }
+      case StdoutTarget::Kind::Contract:
+        return true;
       case StdoutTarget::Kind::Pipe:
-        files.stdout_path = files.output_path;
-        return pipe->finish();
-      case StdoutTarget::Kind::File:
-        fs::copy_file(target.file, files.output_path, fs::copy_options::overwrite_existing, ec);
-        files.stdout_path = files.output_path;
-        return digest_of_file(target.file);
+        pipe->finish();
+        return true;
+      case StdoutTarget::Kind::File: {
+        std::error_code ec;
+        fs::copy_file(target.file, files.stdout_path, fs::copy_options::overwrite_existing, ec);
+        return !ec;
+      }
       default:
-        return "";
+        return false;
     }
   }
 };
@@ -222,7 +228,7 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
   const fs::path work = dir / "work";
   fs::create_directories(work);
-  SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
+  SampleFiles files{dir / "stdout", dir / "stderr", dir / "output", {}};
   ChildSpec spec = sample_spec(v, program_argv(v), work, files, cpus, plan.timeout_s);
   spec.stdin_path = v.sampling.input;
   TimedStdout out(v.sampling.output, spec, files, cpus);
@@ -231,7 +237,7 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
   ChildResult r = run_child(spec, cgroup);
   auto server1 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
-  const std::string printed = v.digest_stdout ? out.digest(files) : "";
+  const bool printed = v.digest_stdout && out.kept(files);
   around.conclude();
 
   Sample s;
@@ -255,10 +261,12 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
     s.metrics["total_cpu_ms"] = measured("total_cpu_ms", s.metrics["cpu_ms"].value + s.metrics["server_cpu_ms"].value,
                                          "sample + server cgroups");
   }
-  if (v.digest_stdout)
-    s.digest = !printed.empty() || !with_digest_run ? printed : digest_run(plan, v, dir, files, round, serial, cpus);
-  else
+  if (v.digest_stdout) {
+    if (!printed && with_digest_run) digest_run(plan, v, dir, files, round, serial, cpus);
+    if (printed || with_digest_run) digest_printed(files, v.masks, s);
+  } else {
     parse_program_report(s, last_nonempty_line(files.stdout_path), plan.scenario + " (" + v.name + ")");
+  }
   if (!warmup && s.divergence.empty())
     for (const auto& measure : plan.counting) count_one(plan, v, measure, dir, serial, cpus, s);
   return {std::move(s), files, dir};
@@ -372,8 +380,9 @@ void digest_last_round(const BatchPlan& plan, const TempDir& run_dir, const Batc
     for (auto it = out.samples.rbegin(); it != out.samples.rend(); ++it) {
       if (it->variant != v.name || it->warmup) continue;
       const fs::path dir = run_dir.subdir("last-digest-" + v.name);
-      SampleFiles files{dir / "stdout", dir / "stderr", dir / "output"};
-      it->digest = digest_run(plan, v, dir, files, it->round, 0, plan.cpus);
+      SampleFiles files{dir / "stdout", dir / "stderr", dir / "output", {}};
+      digest_run(plan, v, dir, files, it->round, 0, plan.cpus);
+      digest_printed(files, v.masks, *it);
       if (hooks.on_sample) hooks.on_sample(*it, files);
       std::error_code ec;
       fs::remove_all(dir, ec);

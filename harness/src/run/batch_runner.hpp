@@ -24,6 +24,7 @@ struct VariantCommand {
   // sample, as the scenario contract promises. argv[0] with a slash is relative to it.
   fs::path workdir;
   AbSampling sampling;  // ab: output, input, failures ignored, commands around its runs
+  std::vector<std::string> masks;  // `ab --mask`: masked out of the output before digesting (output_mask.hpp)
 };
 
 struct BatchPlan {
@@ -51,6 +52,7 @@ struct BatchPlan {
 
 struct SampleFiles {
   fs::path stdout_path, stderr_path, output_path;
+  fs::path raw_path;  // `ab`: the compared output before masking (empty: output_path)
 };
 
 struct BatchHooks {

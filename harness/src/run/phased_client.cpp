@@ -87,7 +87,7 @@ Sample run_phased_sample(const ServicePlan& plan, const PhasedClient& client, co
     check_interrupted();
     const fs::path pdir = dir / ("phase-" + phase);
     fs::create_directories(pdir / "work");
-    const SampleFiles files{pdir / "stdout", pdir / "stderr", pdir / "output"};
+    const SampleFiles files{pdir / "stdout", pdir / "stderr", pdir / "output", {}};
     ChildSpec load;
     load.argv = {client.program, "load",
                  "--phase",      phase,

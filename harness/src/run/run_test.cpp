@@ -16,6 +16,7 @@
 #include "process/owner.hpp"
 #include "process/spawn.hpp"
 #include "run/child.hpp"
+#include "run/output_mask.hpp"
 #include "run/sample.hpp"
 #include "run/schedule.hpp"
 
@@ -249,4 +250,17 @@ TEST(StealSummary, ExplainsWallVarianceAndCountsFlaggedSamples) {
   EXPECT_DOUBLE_EQ(j["wall_variance_explained_by_steal"].get<double>(), 1.0);
   EXPECT_DOUBLE_EQ(summarise_steal(samples, "after")["wall_variance_explained_by_steal"].get<double>(), 0.0);
   EXPECT_EQ(summarise_steal(samples, "absent")["samples"], 0);
+}
+
+// ab --mask: every match of each mask, in order, becomes "<masked N>", and is counted.
+TEST(OutputMask, MatchesAreReplacedAndCounted) {
+  const auto masks = perfgate::run::compile_masks({"took [0-9.]+ ms", "pid [0-9]+"});
+  std::vector<long> counts;
+  EXPECT_EQ(perfgate::run::mask_line("pid 42: took 1.5 ms, then took 20 ms", masks, counts),
+            "<masked 2>: <masked 1>, then <masked 1>");
+  EXPECT_EQ(counts, (std::vector<long>{2, 1}));
+  EXPECT_EQ(perfgate::run::mask_line("sum 4950", masks, counts), "sum 4950");
+  EXPECT_EQ(counts, (std::vector<long>{2, 1}));
+  EXPECT_THROW(perfgate::run::compile_masks({"took [0-9"}), perfgate::UsageError);
+  EXPECT_THROW(perfgate::run::compile_masks({""}), perfgate::UsageError);
 }

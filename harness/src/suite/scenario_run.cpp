@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 
+#include "common/shell_words.hpp"
 #include "gate/equivalence.hpp"
 #include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
@@ -63,6 +65,7 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
     if (sp.ab) {
       c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
       c.digest_stdout = true;
+      c.masks = sp.output_masks;
     } else {
       // --against: the other build's program runs its own `after` as our `before`.
       auto prog = sp.program_of.find(v.name);
@@ -183,7 +186,11 @@ void ScenarioRun::run_rounds() {
 
   std::map<std::string, std::string> keys;
   for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
-  gate::EquivalenceGate equivalence(keys, run_dir.path());
+  gate::EquivalenceGate equivalence(keys, run_dir.path(), sp.output_check);
+  for (const auto& mask : sp.output_masks)
+    result.notes.push_back("outputs masked before digesting: --mask '" + mask + "'");
+  if (!sp.output_check.empty())
+    result.notes.push_back("outputs whose digests differ judged by --check: " + join_command(sp.output_check));
   run::BatchHooks hooks;
   hooks.on_round = [&](int r, int total, bool warmup) {
     status.update(prefix() + (warmup ? "warm-up " : "round ") + std::to_string(warmup ? r : r - sp.warmup) + "/" +
@@ -275,6 +282,10 @@ void ScenarioRun::run_rounds() {
     result.gates = {*agreement};  // the rounds never ran: nothing else was compared
   else if (agreement)
     result.gates.insert(result.gates.begin(), *agreement);
+  for (const auto& w : equivalence.warnings()) {
+    std::cerr << "perfgate: warning: " << m.name << ": " << w << "\n";
+    result.notes.push_back("warning: " + w);
+  }
   analyse();
   run_microbenchmarks();
 }
