@@ -67,7 +67,11 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
     {
       BufferedWriter w(fd, buffer, r.calls);
       const int frames_written = p.lie == "drop-last-frame" ? p.frames - 1 : p.frames;
-      for (int i = 0; i < frames_written; ++i) w.write(frames.frame(f, i), frames.frame_bytes());
+      for (int i = 0; i < frames_written; ++i) {
+        // The lie "swap-last-frames": the upload's last two frames land in each other's place.
+        const bool swap = p.lie == "swap-last-frames" && i >= frames_written - 2;
+        w.write(frames.frame(f, swap ? 2 * frames_written - 3 - i : i), frames.frame_bytes());
+      }
       w.flush();
     }
     ::close(fd);

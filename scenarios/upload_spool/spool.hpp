@@ -24,7 +24,8 @@ struct Params {
   // The manifest's lies (each does less than BEFORE): "short-read" leaves the last buffer of
   // every part unread, "drop-last-frame" never writes the last frame of an upload,
   // "skip-spool-write" digests the frames in memory and writes no spool file at all (same
-  // output, no write(2): caught by the exact count of syscw).
+  // output, no write(2): caught by the exact count of syscw), "swap-last-frames" writes an
+  // upload's last two frames in each other's place (same bytes, same calls, wrong order).
   std::string lie;
 };
 

@@ -104,6 +104,11 @@ TEST_F(Spool, LiesDoLessAndTheDigestOrTheWriteCountShowsIt) {
   EXPECT_LT(dropped.bytes, honest.bytes);
   EXPECT_NE(dropped.digest, honest.digest);
 
+  lie.lie = "swap-last-frames";  // the same bytes and calls, in another order
+  const auto swapped = spool_buffered(dir.path, lie, 512 << 10);
+  EXPECT_EQ(swapped.bytes, honest.bytes);
+  EXPECT_NE(swapped.digest, honest.digest);
+
   lie.lie = "skip-spool-write";  // the same digest and lines: only a count of write(2) can tell
   const auto skipped = spool_buffered(dir.path, lie, 512 << 10);
   EXPECT_EQ(skipped.digest, honest.digest);
