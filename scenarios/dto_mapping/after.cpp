@@ -24,6 +24,14 @@ Shared intern(std::string_view s, const Lies& lies) {
     }
     return t;
   }();
+  if (lies.intern_by_prefix) {  // the lie: the table keyed by a string's first 6 bytes ("image/...")
+    static const std::unordered_map<std::string_view, Shared> by_prefix = [] {
+      std::unordered_map<std::string_view, Shared> t;
+      for (const auto& [key, shared] : table) t.emplace(key.substr(0, 6), shared);
+      return t;
+    }();
+    if (auto it = by_prefix.find(s.substr(0, 6)); it != by_prefix.end()) return it->second;
+  }
   if (auto it = table.find(s); it != table.end()) return it->second;
   if (lies.unknown_mime_empty) return empty_shared();
   return std::make_shared<const std::string>(s);

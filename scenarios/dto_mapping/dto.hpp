@@ -61,6 +61,7 @@ std::vector<Folder> make_folders(std::size_t n);
 struct Lies {
   bool unknown_mime_empty = false;  // interning answers "" for a value outside the closed set
   bool skip_folder_etag = false;    // folders get no etag at all
+  bool intern_by_prefix = false;    // the intern table keyed by a string's first 6 bytes only
 };
 
 namespace before {

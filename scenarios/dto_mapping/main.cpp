@@ -4,7 +4,7 @@
 //   CPU clock (entity copies and DTO teardown stay outside the window, so the figure is the
 //   mapping's alone). The digest covers every field of every DTO of the last repetition.
 //   Allocations: counted by the harness's counting runs (manifest "measure"), per kind here.
-//   Lies (dto.hpp's Lies): --lie unknown-mime-empty|skip-folder-etag.
+//   Lies (dto.hpp's Lies): --lie unknown-mime-empty|skip-folder-etag|intern-by-prefix.
 #include <string>
 #include <vector>
 
@@ -22,7 +22,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   if (n_files == 0 || n_folders == 0 || reps == 0)
     throw std::invalid_argument("params files, folders, reps must be > 0");
   const bool after = inv.variant == "after";
-  const dto_mapping::Lies lies{inv.lying("unknown-mime-empty"), inv.lying("skip-folder-etag")};
+  const dto_mapping::Lies lies{inv.lying("unknown-mime-empty"), inv.lying("skip-folder-etag"),
+                               inv.lying("intern-by-prefix")};
   const auto files = dto_mapping::make_files(n_files);
   const auto folders_template = dto_mapping::make_folders(n_folders);
   std::int64_t file_ns = 0, folder_ns = 0;

@@ -81,6 +81,13 @@ TEST(DtoMapping, LieUnknownMimeEmptyChangesOutput) {
   EXPECT_NE(files_before(files), files_after(files, lies));
 }
 
+TEST(DtoMapping, LieInternByPrefixChangesOutput) {
+  const auto files = make_files(500);
+  Lies lies;
+  lies.intern_by_prefix = true;
+  EXPECT_NE(files_before(files), files_after(files, lies));
+}
+
 TEST(DtoMapping, LieSkipFolderEtagChangesOutput) {
   const auto folders = make_folders(50);
   Lies lies;
