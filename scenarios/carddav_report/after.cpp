@@ -51,7 +51,7 @@ void write_contact_response(std::string& out, const Contact& c, PropSet props, c
   out += kCollection;
   out += c.uid;
   out += ".vcf</D:href>\n<D:propstat>\n<D:prop>\n<D:getetag>";
-  append_xml_escaped(out, c.etag);
+  if (!lies.empty_getetag) append_xml_escaped(out, c.etag);
   out += "</D:getetag>\n";
   if (props == PropSet::GetEtagAddressData) {
     out += "<C:address-data>";

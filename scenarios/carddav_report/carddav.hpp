@@ -34,6 +34,7 @@ using perfgate::append_xml_escaped;  // text content: & < > " escaped, line brea
 struct Lies {
   bool drop_last_contact = false;  // the response omits the address book's last contact
   bool skip_note_lines = false;    // address-data renders no NOTE line
+  bool empty_getetag = false;      // every getetag is written empty (the etag never looked up)
 };
 
 namespace before {

@@ -3,7 +3,7 @@
 //   (getetag; getetag + address-data) `reps` times with the variant's handler, timing only the
 //   handler on this thread's CPU clock. The digest covers every line of both multistatus
 //   documents of the last repetition.
-//   Lies (carddav.hpp's Lies): --lie drop-last-contact|skip-note-lines.
+//   Lies (carddav.hpp's Lies): --lie drop-last-contact|skip-note-lines|empty-getetag.
 #include <string>
 #include <string_view>
 
@@ -22,6 +22,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   carddav_report::Lies lies;
   lies.drop_last_contact = inv.lying("drop-last-contact");
   lies.skip_note_lines = inv.lying("skip-note-lines");
+  lies.empty_getetag = inv.lying("empty-getetag");
   const auto contacts = carddav_report::make_contacts(n);
 
   perfgate::Report report;

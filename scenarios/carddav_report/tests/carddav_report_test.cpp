@@ -51,6 +51,13 @@ TEST(CarddavReport, LieDropLastContactDiffers) {
   EXPECT_NE(before::handle_report(contacts, PropSet::GetEtag), after::handle_report(contacts, PropSet::GetEtag, lies));
 }
 
+TEST(CarddavReport, LieEmptyGetetagDiffers) {
+  const auto contacts = make_contacts(40);
+  Lies lies;
+  lies.empty_getetag = true;
+  EXPECT_NE(before::handle_report(contacts, PropSet::GetEtag), after::handle_report(contacts, PropSet::GetEtag, lies));
+}
+
 TEST(CarddavReport, LieSkipNoteLinesDiffers) {
   const auto contacts = make_contacts(40);
   Lies lies;
