@@ -3,8 +3,10 @@
 // counts allocations) closes there too; (2) warm gets: get() timed in batches of 64 calls over
 // the most recent queries, which both bounds keep, then each of them answered once more into the
 // digest (so a hit is checked against the miss it replays); (3) sweep: every query asked again, a miss
-// rebuilding the page. Every answer of (1) and (3) goes to the digest, one line per query, so
-// the equivalence gate checks that each query answered the same rows in both variants.
+// rebuilding the page; (4) probes: the next page and a shorter page of the recent queries
+// (keys that differ only in offset or limit), looked up and never put. Every answer of (1), (3)
+// and (4) goes to the digest, one line per query, so the equivalence gate checks that each query
+// answered the same rows in both variants.
 #include "cache_sample.hpp"
 
 #include <algorithm>
@@ -25,7 +27,13 @@ std::unique_ptr<ResultCache> make_cache(const perfgate::Invocation& inv) {
   const std::chrono::seconds ttl(inv.param<int>("ttl_s"));
   if (inv.variant == "before") return std::make_unique<CountCappedCache>(inv.param<std::size_t>("max_entries"), ttl);
   const auto budget = static_cast<std::size_t>(inv.param<double>("budget_mib") * kMiB);
-  return std::make_unique<WeighedCache>(budget, ttl, inv.lying("cache-first-rows") ? Keep::FirstHalf : Keep::WholePage);
+  const KeyField dropped = inv.lying("key-no-user")     ? KeyField::User
+                           : inv.lying("key-no-query")  ? KeyField::Query
+                           : inv.lying("key-no-offset") ? KeyField::Offset
+                           : inv.lying("key-no-limit")  ? KeyField::Limit
+                                                        : KeyField::None;
+  return std::make_unique<WeighedCache>(budget, ttl, inv.lying("cache-first-rows") ? Keep::FirstHalf : Keep::WholePage,
+                                        dropped);
 }
 
 struct Answerer {
@@ -41,7 +49,15 @@ struct Answerer {
       page = build_page(key, build);
       cache.put(text, page);
     }
-    log.line(std::string(phase) + '\t' + text + '\t' + std::to_string(page->size()) + '\t' + page_digest(*page));
+    record(phase, text, *page);
+  }
+  void probe(const char* phase, const SearchKey& key) {
+    PagePtr page = cache.get(key.text());
+    if (!page) page = build_page(key, build);
+    record(phase, key.text(), *page);
+  }
+  void record(const char* phase, const std::string& text, const Page& page) {
+    log.line(std::string(phase) + '\t' + text + '\t' + std::to_string(page.size()) + '\t' + page_digest(page));
   }
 };
 
@@ -90,6 +106,18 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const std::size_t fill_misses = answer.misses;
   for (std::size_t i = pages - hot; i < pages; ++i) answer.ask("warm", key_of(i, rows));
   for (std::size_t i = 0; i < pages; ++i) answer.ask("sweep", key_of(i, rows));
+  const std::size_t later_misses = answer.misses - fill_misses;
+  // Probes (untimed, after every figure): the next page and a shorter page of each recently
+  // swept query, keys that differ from a cached one only in offset or limit. Looked up, built
+  // on a miss, never put (the cache and its figures stay as they were): a cache whose key
+  // leaves a field out answers them from the cached page.
+  for (std::size_t i = pages - hot; i < pages; ++i) {
+    SearchKey next = key_of(i, rows), shorter = key_of(i, rows);
+    next.offset += rows;
+    shorter.limit = std::max<std::uint32_t>(1, rows / 2);
+    answer.probe("next page", next);
+    answer.probe("shorter page", shorter);
+  }
 
   std::sort(ns.begin(), ns.end());
   perfgate::Report report;
@@ -97,7 +125,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
       .count("cache_entries", static_cast<double>(entries))
       .metric("get_p50_ns", perfgate::percentile_sorted(ns, 0.50), "ns")
       .metric("get_p99_ns", perfgate::percentile_sorted(ns, 0.99), "ns")
-      .metric("later_misses", static_cast<double>(answer.misses - fill_misses), "count")
+      .metric("later_misses", static_cast<double>(later_misses), "count")
       .extra("retained_bytes", retained)
       .extra("queries", pages)
       .extra("rows_per_page", rows)

@@ -3,10 +3,12 @@
 // cache_sample.cpp the work). No fixture: the pages are built from their keys.
 //
 //   search_cache run --variant before|after --profile P --params JSON
-//                    [--lie drop-enrichment|cache-first-rows]
+//                    [--lie drop-enrichment|cache-first-rows|key-no-user|key-no-query|key-no-offset|
+//                           key-no-limit]
 //
 // Lies (AFTER only, each holding less than BEFORE): pages built without their enrichment
-// (owner display name, tags), or only the first half of a page's rows kept in the cache.
+// (owner display name, tags), only the first half of a page's rows kept in the cache, or a
+// cache key without one of its fields (user, query, offset, limit: two pages share an entry).
 #include <perfgate/scenario_main.hpp>
 
 #include "cache_sample.hpp"

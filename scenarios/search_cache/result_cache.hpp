@@ -70,17 +70,25 @@ class CountCappedCache : public ResultCache {
 // What the cache keeps of a page (the lie "cache-first-rows" keeps only its first half).
 enum class Keep { WholePage, FirstHalf };
 
+// Which field of SearchKey::text() ("user\tquery\toffset\tlimit") the cache leaves out of
+// its key: none, or the one a lie "key-no-<field>" drops (so two pages share one entry).
+enum class KeyField { None = -1, User = 0, Query = 1, Offset = 2, Limit = 3 };
+
 class WeighedCache : public ResultCache {
  public:
-  WeighedCache(std::size_t budget_bytes, std::chrono::seconds ttl, Keep keep = Keep::WholePage);
+  WeighedCache(std::size_t budget_bytes, std::chrono::seconds ttl, Keep keep = Keep::WholePage,
+               KeyField dropped = KeyField::None);
   PagePtr get(const std::string& key) override;
   void put(const std::string& key, PagePtr page) override;
   std::size_t entries() const override { return store_.size(); }
   std::size_t retained_bytes() const override { return store_.bytes(); }
 
  private:
+  std::string keyed(const std::string& key) const;
+
   std::size_t budget_;
   Keep keep_;
+  KeyField dropped_;
   LruTtlStore store_;
 };
 
