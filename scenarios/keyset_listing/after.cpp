@@ -24,44 +24,43 @@ struct Shape {
 const Shape kName{"LOWER(name)", "sort_str", "", ">", "text"};
 const Shape kModified{"updated_at", "updated_at", " DESC", "<", "timestamptz"};
 
+// `tiebreak` false is the lie "no-tiebreak": rows of one sort key come in whatever order the sort
+// leaves them (the folders all share one modification time).
 std::string branch(const char* type, const char* table, const char* parent_col, const char* size, const Shape& s,
-                   bool with_cursor) {
+                   bool with_cursor, bool tiebreak) {
   std::string sql = "SELECT '" + std::string(type) + "'::text AS type, id, name, " + size +
                     " AS size, updated_at, LOWER(name) AS sort_str\n    FROM " + table + "\n   WHERE " + parent_col +
                     " = $1 AND NOT is_trashed";
   if (with_cursor) sql += "\n     AND (" + s.key + ", id) " + s.cmp + " ($3::" + s.key_type + ", $4::uuid)";
-  sql += "\n   ORDER BY " + s.key + s.dir + ", id" + s.dir + "\n   LIMIT $2";
+  sql += "\n   ORDER BY " + s.key + s.dir + (tiebreak ? ", id" + s.dir : "") + "\n   LIMIT $2";
   return sql;
 }
 
-std::string folders(const Shape& s, bool cursor) {
-  return branch("folder", "folders", "parent_id", "NULL::bigint", s, cursor);
+std::string folders(const Shape& s, bool cursor, const Lies& lies) {
+  return branch("folder", "folders", "parent_id", "NULL::bigint", s, cursor, !lies.no_tiebreak);
 }
 // The lie "null-size" reads no size: the column is there, its values are not.
-std::string files(const Shape& s, bool cursor, bool null_size) {
-  return branch("file", "files", "folder_id", null_size ? "NULL::bigint" : "size", s, cursor);
+std::string files(const Shape& s, bool cursor, const Lies& lies) {
+  return branch("file", "files", "folder_id", lies.null_size ? "NULL::bigint" : "size", s, cursor, !lies.no_tiebreak);
 }
 
 // Both groups: the folder branch (with or without the cursor) and the whole file branch,
 // each pre-sorted and pre-limited, merged.
-std::string merged(const Shape& s, bool folder_cursor, bool null_size) {
-  return "SELECT type, id, name, size, updated_at, sort_str FROM (\n  (" + folders(s, folder_cursor) +
-         ")\n  UNION ALL\n  (" + files(s, false, null_size) + ")\n) page\nORDER BY type = 'file', " + s.key_out +
-         s.dir + ", id" + s.dir + "\nLIMIT $2";
+std::string merged(const Shape& s, bool folder_cursor, const Lies& lies) {
+  return "SELECT type, id, name, size, updated_at, sort_str FROM (\n  (" + folders(s, folder_cursor, lies) +
+         ")\n  UNION ALL\n  (" + files(s, false, lies) + ")\n) page\nORDER BY type = 'file', " + s.key_out + s.dir +
+         (lies.no_tiebreak ? "" : ", id" + s.dir) + "\nLIMIT $2";
 }
 
 class After final : public Lister {
  public:
-  After(std::string folder, bool null_size) : folder_(std::move(folder)), null_size_(null_size) {}
+  After(std::string folder, Lies lies) : folder_(std::move(folder)), lies_(lies) {}
 
   std::vector<Statement> statements() const override {
     return {
-        {"name_first", merged(kName, false, null_size_), {}},
-        {"name_in_folders", merged(kName, true, null_size_), {}},
-        {"name_in_files", files(kName, true, null_size_), {}},
-        {"mtime_first", merged(kModified, false, null_size_), {}},
-        {"mtime_in_folders", merged(kModified, true, null_size_), {}},
-        {"mtime_in_files", files(kModified, true, null_size_), {}},
+        {"name_first", merged(kName, false, lies_), {}},          {"name_in_folders", merged(kName, true, lies_), {}},
+        {"name_in_files", files(kName, true, lies_), {}},         {"mtime_first", merged(kModified, false, lies_), {}},
+        {"mtime_in_folders", merged(kModified, true, lies_), {}}, {"mtime_in_files", files(kModified, true, lies_), {}},
     };
   }
 
@@ -81,13 +80,13 @@ class After final : public Lister {
 
  private:
   std::string folder_;
-  bool null_size_;
+  Lies lies_;
 };
 
 }  // namespace
 
-std::unique_ptr<Lister> make_after(const std::string& folder_id, bool null_size) {
-  return std::make_unique<After>(folder_id, null_size);
+std::unique_ptr<Lister> make_after(const std::string& folder_id, Lies lies) {
+  return std::make_unique<After>(folder_id, lies);
 }
 
 }  // namespace keyset_listing

@@ -39,9 +39,14 @@ class Lister {
 
 // BEFORE: the cursor applied outside the folders UNION ALL files, on computed columns.
 std::unique_ptr<Lister> make_before(const std::string& folder_id);
+// AFTER's lies (the manifest's `lies`, each doing less than BEFORE): "null-size" has the file
+// branch return NULL AS size; "no-tiebreak" sorts by the key alone, without the id that orders
+// rows of one key (the folders share one modification time).
+struct Lies {
+  bool null_size = false, no_tiebreak = false;
+};
 // AFTER: the cursor pushed into each branch on base columns, constants decided here.
-// `null_size` is the lie "null-size": the file branch returns NULL AS size.
-std::unique_ptr<Lister> make_after(const std::string& folder_id, bool null_size = false);
+std::unique_ptr<Lister> make_after(const std::string& folder_id, Lies lies = {});
 
 // One sample: drains both orders with the variant's statements, digests every column of
 // every row (outside the timed pages), explains one page per order.

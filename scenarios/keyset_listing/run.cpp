@@ -56,8 +56,9 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const int limit = inv.param<int>("page_size", 200);
   if (limit < 1) throw std::runtime_error("page_size must be at least 1");
   const std::string schema = inv.variant == "before" ? "premigration" : "migrated";
-  const auto lister = inv.variant == "after" ? make_after(fc::listing_folder_id(), inv.lying("null-size"))
-                                             : make_before(fc::listing_folder_id());
+  const auto lister = inv.variant == "after"
+                          ? make_after(fc::listing_folder_id(), {inv.lying("null-size"), inv.lying("no-tiebreak")})
+                          : make_before(fc::listing_folder_id());
 
   pf::PgConnection conn(inv.fixture);
   fc::check_fixture(conn, "listing", {{"folders", params.folders}, {"files", params.files}});

@@ -13,13 +13,20 @@ namespace photos_timeline {
 
 namespace {
 
-const char* kAccessibleDrives = R"sql(
+// The lie "ignore-grant-expiry" materialises the drives of every grant the caller ever had:
+// an expired grant's drive stays in the list.
+std::string accessible_drives(const std::string& lie) {
+  const std::string expiry = lie == "ignore-grant-expiry" ? "$2::timestamptz IS NOT NULL"
+                                                          : "(g.expires_at IS NULL OR g.expires_at > $2::timestamptz)";
+  return R"sql(
 SELECT COALESCE(array_agg(d.id ORDER BY d.id), '{}')::text
   FROM role_grants g
   JOIN drives d ON d.id = g.resource_id
  WHERE g.subject_type = 'user' AND g.subject_id = $1 AND g.resource_type = 'drive'
-   AND (g.expires_at IS NULL OR g.expires_at > $2::timestamptz)
+   AND )sql" +
+         expiry + R"sql(
    AND COALESCE((d.policies ->> 'include_in_photo_index')::boolean, true))sql";
+}
 
 // The lies skip a join and return its columns as NULL: the same shape, less work.
 std::string query(bool with_cursor, const std::string& lie) {
@@ -56,7 +63,7 @@ class After final : public Timeline {
       : user_(std::move(user)), now_(std::move(now)), lie_(std::move(lie)) {}
 
   std::vector<Statement> statements() const override {
-    return {{"accessible_drives", kAccessibleDrives, {}},
+    return {{"accessible_drives", accessible_drives(lie_), {}},
             {"timeline_first", query(false, lie_), {}},
             {"timeline_next", query(true, lie_), {}}};
   }

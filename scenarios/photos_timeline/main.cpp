@@ -3,10 +3,11 @@
 //
 //   photos_timeline seed --target DSN --params '{"images":50000,"drives":3}'
 //   photos_timeline run  --variant before|after --fixture DSN --params JSON
-//                        [--lie no-metadata-join|no-folder-join]
+//                        [--lie no-metadata-join|no-folder-join|ignore-grant-expiry]
 //
 // Lies (the manifest's `lies`, each doing less than BEFORE): AFTER without the file_metadata
-// join (width, height, camera NULL) or without the folders join (path NULL).
+// join (width, height, camera NULL), without the folders join (path NULL), or keeping the drive
+// of an expired grant in the accessible drives.
 #include "filecloud/filecloud.hpp"
 #include "perfgate/scenario_main.hpp"
 #include "timeline.hpp"
