@@ -74,22 +74,25 @@ class AfterCache final : public BlobCache {
   using BlobCache::BlobCache;
 
   void read(const std::string& sha256, int reader, const Sink& sink) override {
-    const auto final_path = this->final_path(sha256);
     const std::size_t hold_back = config_.lie == "truncated-hit" ? 256 * 1024
                                   : config_.lie == "empty-hit"   ? SIZE_MAX
                                                                  : 0;
+    const Sink served = config_.lie == "swap-first-chunks" ? first_chunks_swapped(sink) : sink;
     for (;;) {
-      if (serve_from_disk(final_path, sink, hold_back)) {  // a hit, or a re-check after a flight landed
+      // A hit, or a re-check after a flight landed.
+      if (serve_from_disk(config_.lie == "any-cached-file" ? any_cached_file(sha256) : final_path(sha256), served,
+                          hold_back)) {
         ++counters_.disk_hits;
         return;
       }
       if (auto flight = gates_.join_or_lead(sha256)) {
         ++counters_.coalesced;
-        gates_.wait(flight);  // another caller is fetching: wait, then re-check
+        if (config_.lie == "waiters-no-wait") return;  // the lie: a waiter leaves with nothing served
+        gates_.wait(flight);                           // another caller is fetching: wait, then re-check
         continue;
       }
       try {  // we lead: re-check (a flight may have landed since our miss), then fetch
-        if (!std::filesystem::exists(final_path)) after::fill_cache_file(config_, counters_, sha256, reader);
+        if (!std::filesystem::exists(final_path(sha256))) after::fill_cache_file(config_, counters_, sha256, reader);
       } catch (...) {
         gates_.land(sha256);  // released on the error path too; the failure is not remembered
         throw;
@@ -101,6 +104,27 @@ class AfterCache final : public BlobCache {
   std::size_t open_gates() const { return gates_.size(); }
 
  private:
+  // The lie "any-cached-file": a lookup that does not look at the hash, answered by whichever
+  // blob the cache holds (its final path when it holds none).
+  std::filesystem::path any_cached_file(const std::string& sha256) const {
+    for (const auto& entry : std::filesystem::directory_iterator(config_.dir))
+      if (entry.is_regular_file() && entry.path().filename().string().front() != '.') return entry.path();
+    return final_path(sha256);
+  }
+  // The lie "swap-first-chunks": the stream's first two chunks served in each other's place.
+  static Sink first_chunks_swapped(const Sink& sink) {
+    auto held = std::make_shared<std::string>();
+    auto calls = std::make_shared<int>(0);
+    return [sink, held, calls](const char* data, std::size_t n) {
+      if ((*calls)++ == 0) {
+        held->assign(data, n);
+        return;
+      }
+      sink(data, n);
+      if (*calls == 2) sink(held->data(), held->size());
+    };
+  }
+
   GateTable gates_;
 };
 

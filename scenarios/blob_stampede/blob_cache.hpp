@@ -33,7 +33,10 @@ struct CacheConfig {
   bool fsync = true;  // fsync the temporary file before the rename (both variants)
   Hooks hooks;
   // AFTER's lies (the manifest's `lies`; each serves less than BEFORE): "truncated-hit" serves
-  // a hit's stream without its last 256 KiB chunk, "empty-hit" serves a hit nothing at all.
+  // a hit's stream without its last 256 KiB chunk, "empty-hit" serves a hit nothing at all,
+  // "waiters-no-wait" has a caller that finds a fetch in the air leave with nothing served,
+  // "any-cached-file" looks a blob up without its hash (whichever file the cache holds),
+  // "swap-first-chunks" serves a hit's first two chunks in each other's place.
   std::string lie;
 };
 

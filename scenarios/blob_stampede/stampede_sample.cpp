@@ -1,6 +1,7 @@
 // blob_stampede's seed and sample (main.cpp hands them to the SDK). The digest covers what
-// every reader was served (XXH3-128 and size of each stream, in reader order) and the warm
-// read, in both variants; the cache file is not in it (BEFORE's tears by design: torn_files).
+// every reader was served (XXH3-128 and size of each stream, in reader order), the warm read
+// and a cold read of a second, small blob after it (so the cache holds two), in both variants;
+// the cache file is not in it (BEFORE's tears by design: torn_files).
 #include "stampede_sample.hpp"
 
 #include <cstdlib>
@@ -53,8 +54,16 @@ perfgate::json seed(const perfgate::Invocation& inv) {
   const auto blob = perfgate::seeders::write_blob(target / "blobs", mib << 20, kSeed);
   // The name (SHA-256, the content address) and the XXH3-128 readers' streams are checked against.
   const std::string xxh3 = blob_stampede::xxh3_file(blob.path);
-  std::ofstream(target / "blob.json") << json{{"sha256", blob.sha256}, {"xxh3_128", xxh3}, {"size", blob.size}}.dump()
-                                      << '\n';
+  // A second, small blob: read once after the warm read, so the cache holds two and a lookup
+  // that ignores the hash answers the wrong one.
+  const auto second = perfgate::seeders::write_blob(target / "blobs", 1 << 20, kSeed + 1);
+  std::ofstream(target / "blob.json")
+      << json{{"sha256", blob.sha256},
+              {"xxh3_128", xxh3},
+              {"size", blob.size},
+              {"second", {{"sha256", second.sha256}, {"xxh3_128", xxh3_file(second.path)}, {"size", second.size}}}}
+             .dump()
+      << '\n';
   return json{{"blob_sha256", blob.sha256}, {"bytes", blob.size}, {"seconds", sw.ms() / 1000}};
 }
 
@@ -64,8 +73,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   std::ifstream(fixture / "blob.json") >> blob;
   if (blob.is_null()) throw std::runtime_error("no blob.json in the fixture " + fixture.string() + ": run seed first");
   const std::string source = blob.at("sha256");
-  if (!blob.contains("xxh3_128"))
-    throw std::runtime_error("the fixture " + fixture.string() + " predates blob.json's xxh3_128: reseed");
+  if (!blob.contains("xxh3_128") || !blob.contains("second"))
+    throw std::runtime_error("the fixture " + fixture.string() + " predates blob.json's xxh3_128 and second: reseed");
   const std::string source_xxh3 = blob.at("xxh3_128");
   const std::uint64_t size = blob.at("size");
   if (size != inv.param<std::uint64_t>("blob_mib") << 20)
@@ -105,6 +114,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   // A warm read: must fetch nothing.
   const ReaderResult warm = read_one(*cache, source, readers);
   const RemoteStats after_warm = fetch_stats(remote.endpoint());
+  // Then the second blob, cold: the cache now holds two (outside every timed figure).
+  const ReaderResult other = read_one(*cache, blob.at("second").at("sha256"), readers + 1);
 
   // What every reader was served, and the warm read, in both variants: in the digest, and
   // checked against the source (a wrong stream is a wrong answer: exit 3 through the harness).
@@ -112,12 +123,14 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   perfgate::Digest digest;
   perfgate::OutputLog out(digest);
   std::vector<double> reader_ms;
-  auto check = [&](const std::string& who, const ReaderResult& r) {
+  auto check_of = [&](const std::string& who, const ReaderResult& r, const std::string& want_xxh3,
+                      std::uint64_t want_size) {
     out.line(who + " xxh3_128=" + r.hash + " bytes=" + std::to_string(r.bytes));
-    if (r.hash != source_xxh3 || r.bytes != size)
+    if (r.hash != want_xxh3 || r.bytes != want_size)
       report.not_equivalent(who + " was served " + std::to_string(r.bytes) + " bytes with xxh3-128 " + r.hash +
-                            "; the source has " + std::to_string(size) + " bytes with xxh3-128 " + source_xxh3);
+                            "; the source has " + std::to_string(want_size) + " bytes with xxh3-128 " + want_xxh3);
   };
+  auto check = [&](const std::string& who, const ReaderResult& r) { check_of(who, r, source_xxh3, size); };
   for (int i = 0; i < readers; ++i) {
     const ReaderResult& r = herd.readers[static_cast<std::size_t>(i)];
     if (!r.error.empty()) throw std::runtime_error("reader " + std::to_string(i) + " failed: " + r.error);
@@ -126,6 +139,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   }
   if (!warm.error.empty()) throw std::runtime_error("the warm read failed: " + warm.error);
   check("warm read", warm);
+  if (!other.error.empty()) throw std::runtime_error("the second blob's read failed: " + other.error);
+  check_of("second blob", other, blob.at("second").at("xxh3_128"), blob.at("second").at("size"));
   const std::uint64_t warm_fetches = after_warm.fetches - after_herd.fetches;
   if (warm_fetches != 0)
     throw std::runtime_error("gate: the warm read fetched from the remote " + std::to_string(warm_fetches) +

@@ -160,6 +160,17 @@ TEST_F(BlobStampede, AfterLiesServeLessOnAHit) {
   }
 }
 
+// The order lie: every byte served, the first two chunks swapped, so the stream's hash differs.
+TEST_F(BlobStampede, AfterLieSwapFirstChunksServesEveryByteOutOfOrder) {
+  RemoteProcess remote(remote_options());
+  CacheConfig c = config(remote);
+  c.lie = "swap-first-chunks";
+  auto cache = make_after(std::move(c));
+  const auto warm = (read_one(*cache, source(), 0), read_one(*cache, source(), 1));
+  EXPECT_EQ(warm.bytes, kBlobSize);
+  EXPECT_NE(warm.hash, served());
+}
+
 TEST_F(BlobStampede, BeforeStampedeFetchesOncePerReader) {
   RemoteProcess remote(remote_options());
   Rendezvous opened;
