@@ -60,14 +60,16 @@ struct Answer {
   bool failed = false;  // the error-1pct lie: 500 Internal Server Error
 };
 
-enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent };
+enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion };
 
 Lie parse_lie(const std::string& name) {
   if (name.empty()) return Lie::None;
   if (name == "empty-hit") return Lie::EmptyHit;
   if (name == "stale-hit") return Lie::StaleHit;
   if (name == "error-1pct") return Lie::ErrorOnePercent;
-  throw std::invalid_argument("unknown --lie '" + name + "': expected empty-hit, stale-hit or error-1pct");
+  if (name == "key-no-version") return Lie::KeyNoVersion;
+  throw std::invalid_argument("unknown --lie '" + name +
+                              "': expected empty-hit, stale-hit, error-1pct or key-no-version");
 }
 
 // The actor: the only thread that touches the SQLite connection and the cache.
@@ -281,7 +283,11 @@ void Actor::loop() {
         a.failed = true;
         continue;
       }
-      a.blob = cache_.get(job.key);
+      // The lie "key-no-version": one entry per package file, whichever version filled it.
+      std::string versionless;
+      std::string_view key = job.key;
+      if (lie_ == Lie::KeyNoVersion) key = versionless = std::string(job.package) + "/" + std::string(job.file);
+      a.blob = cache_.get(key);
       if (a.blob) {
         counters_.hits.fetch_add(1, std::memory_order_relaxed);
         if (lie_ == Lie::EmptyHit) a.blob = empty;
@@ -291,7 +297,7 @@ void Actor::loop() {
         counters_.misses.fetch_add(1, std::memory_order_relaxed);
         if (auto gz = store_.fetch(job.package, job.version, job.file)) {
           a.blob = std::make_shared<const std::string>(std::move(*gz));
-          cache_.put(job.key, a.blob);
+          cache_.put(key, a.blob);
           counters_.cache_entries.store(cache_.size(), std::memory_order_relaxed);
           if (lie_ == Lie::StaleHit) previous_ = a.blob;
         }
