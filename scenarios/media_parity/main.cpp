@@ -23,6 +23,8 @@ int serve(const perfgate::Invocation& inv) {
   o.answers.empty_lists = inv.has("test-empty-lists");
   o.answers.lie_no_people = inv.lying("no-people");
   o.answers.lie_stale_counts = inv.lying("stale-counts");
+  o.answers.lie_no_tiebreak = inv.lying("no-tiebreak");
+  o.answers.lie_total_from_page = inv.lying("total-from-page");
   for (const auto& [name, value] : inv.flags)
     if (name != "test-fill-people" && name != "test-empty-lists")
       throw std::invalid_argument("unknown flag --" + name + " (serve takes --test-fill-people, --test-empty-lists)");

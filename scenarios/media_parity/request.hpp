@@ -19,11 +19,13 @@ struct HttpError : std::runtime_error {
 };
 
 struct ServeOptions {
-  bool after = false;             // --variant after: the fixed read path
-  bool fill_people = false;       // --test-fill-people: People on every item that has a cast
-  bool empty_lists = false;       // --test-empty-lists: every list answered empty
-  bool lie_no_people = false;     // --lie no-people: Fields=People answered without People
-  bool lie_stale_counts = false;  // --lie stale-counts: /Items/Counts from the first answer's counts
+  bool after = false;                // --variant after: the fixed read path
+  bool fill_people = false;          // --test-fill-people: People on every item that has a cast
+  bool empty_lists = false;          // --test-empty-lists: every list answered empty
+  bool lie_no_people = false;        // --lie no-people: Fields=People answered without People
+  bool lie_stale_counts = false;     // --lie stale-counts: /Items/Counts from the first answer's counts
+  bool lie_no_tiebreak = false;      // --lie no-tiebreak: /Items sorted by SortName without the Id tiebreak
+  bool lie_total_from_page = false;  // --lie total-from-page: /Items' TotalRecordCount not counted
 };
 
 class Request {

@@ -64,11 +64,13 @@ Where items_where(Access& access, const Request& q) {
   return w;
 }
 
-std::string order_by(Where& w, const Request& q, const std::string& user) {
+// `tiebreak` false is the lie "no-tiebreak": items of one SortName come in whatever order the
+// scan leaves them.
+std::string order_by(Where& w, const Request& q, const std::string& user, bool tiebreak) {
   const std::string dir = q.descending() ? " DESC" : " ASC";
   const auto sorts = q.list("SortBy");
   const std::string by = sorts.empty() ? "SortName" : sorts.front();
-  if (by == "SortName") return "b.SortName" + dir + ", b.Id" + dir;
+  if (by == "SortName") return "b.SortName" + dir + (tiebreak ? ", b.Id" + dir : "");
   if (by == "DateCreated") return "b.DateCreated" + dir + ", b.Id" + dir;
   if (by == "PremiereDate") return "b.PremiereDate" + dir + ", b.Id" + dir;
   if (by == "DatePlayed")
@@ -95,9 +97,11 @@ Json items(Connection& db, const Request& q, const ServeOptions& o) {
   Access access(db, q, o);
   const PageSpan span = PageSpan::of(q, 100);
   Where w = items_where(access, q);
-  const std::string order = order_by(w, q, access.user());
+  const std::string order = order_by(w, q, access.user(), !o.lie_no_tiebreak);
   const auto rows = page_rows(db, w, order, span);
-  const long long total = count_of(db, items_where(access, q));
+  // The lie "total-from-page": no count, the total guessed from the page (right on a last page only).
+  const long long total =
+      o.lie_total_from_page ? span.start + static_cast<long long>(rows.size()) : count_of(db, items_where(access, q));
   return envelope(describe(db, rows, access.user(), Wanted::from(q), o), total, span.start);
 }
 
