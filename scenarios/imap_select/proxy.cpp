@@ -37,7 +37,7 @@ Proxy::Proxy(const ProxyOptions& o) : dir_(make_private_dir()), db_path_((dir_ /
     w.hold_ms = params.value("writer_hold_ms", 3);
     w.pause_ms = params.value("writer_pause_ms", 1);
     if (o.variant == "after") {
-      indexes_.emplace(IndexLies{o.lie == "stale-exists", o.lie == "fetch-drops-flags"});
+      indexes_.emplace(IndexLies{o.lie == "stale-exists", o.lie == "fetch-drops-flags", o.lie == "one-index"});
       indexes_->prepare(db, inbox);  // before the writer can move: no commit is missed
       w.on_commit = [this](const MailboxCommit& c) { indexes_->apply(c); };
     }

@@ -86,7 +86,8 @@ void SharedIndex::apply(const MailboxCommit& c) {
 
 SharedIndex& SharedIndexes::prepare(Db& db, std::int64_t mailbox_id) {
   std::lock_guard lock(m_);
-  auto& slot = indexes_[mailbox_id];
+  // The lie "one-index": the indexes keyed by nothing, whichever mailbox filled the first.
+  auto& slot = indexes_[lies_.one_index && !indexes_.empty() ? indexes_.begin()->first : mailbox_id];
   if (!slot) slot = std::make_unique<SharedIndex>(db, mailbox_id, lies_);
   return *slot;
 }

@@ -32,6 +32,7 @@ struct IndexState : MailboxView {
 struct IndexLies {
   bool stale_exists = false;   // appends reach the rows but not EXISTS/UIDNEXT
   bool drop_keywords = false;  // FETCH answers system flags only
+  bool one_index = false;      // every mailbox answered from the first mailbox's index
 };
 
 class SharedIndex {
