@@ -36,8 +36,9 @@ struct Conn {
   boost::asio::steady_timer backoff;
   boost::beast::flat_buffer buf;
   std::optional<BodyParser> parser;
-  std::string body;   // the response being read
-  std::string error;  // why the last request failed (for the response gate)
+  std::string body;     // the response being read
+  std::string headers;  // and its meaningful headers (BodyParser::meaningful_headers)
+  std::string error;    // why the last request failed (for the response gate)
   bool open = false;
   bool busy = false;
   bool timed_out = false;

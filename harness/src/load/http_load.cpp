@@ -221,7 +221,7 @@ class Engine {
         c.error = "the request could not be written: " + ec.message();
         return complete(c, Outcome::Error);
       }
-      c.parser.emplace(&c.body);
+      c.parser.emplace(&c.body, &c.headers);
       read_response(c);
     });
   }
@@ -253,7 +253,9 @@ class Engine {
     const Request& r = c.req;
     if (outcome == Outcome::Ok) {
       const XXH128_hash_t h = c.parser->digest();
-      if (o_.book) o_.book->answer(set_.paths[r.path], r.k, c.parser->status, BodyDigest{h.high64, h.low64}, c.body);
+      if (o_.book)
+        o_.book->answer(set_.paths[r.path], r.k, c.parser->status, BodyDigest{h.high64, h.low64}, c.body,
+                        c.parser->meaningful_headers());
       auto& seen = seen_[r.path];
       if (!seen)
         seen = h;

@@ -1,5 +1,7 @@
 #include "load/response_book.hpp"
 
+#include <xxhash.h>
+
 #include <cstdio>
 
 namespace perfgate::load {
@@ -11,6 +13,14 @@ std::string byte_text(std::string_view s, std::size_t i) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(s[i]));
   return buf;
+}
+
+// Headers as one line for a message: "content-type: a; vary: b", or "(none)".
+std::string text_of(std::string headers) {
+  if (headers.empty()) return "(none)";
+  if (headers.back() == '\n') headers.pop_back();
+  for (std::size_t at; (at = headers.find('\n')) != std::string::npos;) headers.replace(at, 1, "; ");
+  return headers;
 }
 
 }  // namespace
@@ -40,20 +50,21 @@ void ResponseBook::begin(const std::string& variant, int round, const std::strin
 }
 
 bool ResponseBook::answer(const std::string& path, std::uint64_t request, int status, BodyDigest digest,
-                          std::string_view body) {
+                          std::string_view body, std::string_view headers) {
   Seen now;
   now.status = status;
   now.digest = digest;
+  now.headers_hash = XXH3_64bits(headers.data(), headers.size());
   now.size = body.size();
   now.request = request;
-  return check(path, std::move(now), body);
+  return check(path, std::move(now), body, headers);
 }
 
 bool ResponseBook::transport_error(const std::string& path, std::uint64_t request, const std::string& what) {
   Seen now;
   now.request = request;
   now.error = what.empty() ? "a transport error" : what;
-  return check(path, std::move(now), {});
+  return check(path, std::move(now), {}, {});
 }
 
 std::string ResponseBook::describe(const Seen& s) const {
@@ -63,16 +74,20 @@ std::string ResponseBook::describe(const Seen& s) const {
   return who + " got status " + std::to_string(s.status) + " with a " + std::to_string(s.size) + "-byte body";
 }
 
-bool ResponseBook::check(const std::string& path, Seen now, std::string_view body) {
+bool ResponseBook::check(const std::string& path, Seen now, std::string_view body, std::string_view headers) {
   ++answers_;
   if (failure_) return false;
   auto& mine = *current_;
   auto it = mine.find(path);
+  auto same = [&](const Seen& a) {
+    return a.status == now.status && a.digest == now.digest && a.headers_hash == now.headers_hash;
+  };
   // The common case, a later answer equal to the first, touches no string but the path.
-  if (it != mine.end() && it->second.status == now.status && it->second.digest == now.digest) {
+  if (it != mine.end() && same(it->second)) {
     ++compared_;
     return true;
   }
+  now.headers = std::string(headers);
   now.variant = variant_;
   now.round = round_;
   now.phase = phase_;
@@ -91,7 +106,7 @@ bool ResponseBook::check(const std::string& path, Seen now, std::string_view bod
     }
     mine.emplace(path, now);
     ++compared_;
-    if (ref->second.status == now.status && ref->second.digest == now.digest) return true;
+    if (same(ref->second)) return true;
     reference = &ref->second;
     relation = "the first answer of any variant: ";
   } else {
@@ -105,6 +120,9 @@ bool ResponseBook::check(const std::string& path, Seen now, std::string_view bod
   std::string where;
   if (now.status == 0 || reference->status == 0)
     where = "";
+  else if (reference->status == now.status && reference->digest == now.digest)
+    where = "; the bodies are equal, the headers differ: '" + text_of(reference->headers) + "' vs '" +
+            text_of(now.headers) + "' (first answer vs this one)";
   else if (first.body)
     where = "; " + first_differing_byte(*first.body, body) + " (first answer vs this one)";
   else
@@ -117,8 +135,9 @@ bool ResponseBook::check(const std::string& path, Seen now, std::string_view bod
 std::string ResponseBook::summary() const {
   std::size_t variants = 0;
   for (const auto& [_, paths] : first_of_variant_) variants += paths.empty() ? 0 : 1;
-  return std::to_string(answers_) + " answers of " + std::to_string(first_.size()) + " paths checked (status and " +
-         "body, warm-up and window, " + std::to_string(variants) + " variants; " + std::to_string(compared_) +
+  return std::to_string(answers_) + " answers of " + std::to_string(first_.size()) + " paths checked (status, " +
+         "meaningful headers and body, warm-up and window, " + std::to_string(variants) + " variants; " +
+         std::to_string(compared_) +
          " compared with a first answer): every answer equal to its variant's first answer of that path, every "
          "variant's first answer equal to the first of any variant; " +
          std::to_string(timeouts_) + " timeouts not compared";

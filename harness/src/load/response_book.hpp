@@ -6,8 +6,9 @@
 //
 // A service's answers are its output: a cache hit must be byte for byte the miss it replays,
 // and AFTER must answer what BEFORE answered. So, per path:
-//   - within a variant, every answer (status and body, warm-up and measured window, every
-//     round) must equal the variant's first answer of that path;
+//   - within a variant, every answer (status, the headers that carry meaning for the body —
+//     Content-Type, Content-Encoding, Content-Language, Content-Range, Location, Vary — and body,
+//     warm-up and measured window, every round) must equal the variant's first answer of that path;
 //   - the first answer of each variant must equal the first answer any variant gave.
 // A transport error (reset, refused, malformed) is an answer with status 0: where another
 // answer was a 2xx, it differs. A timeout is no answer (a performance matter) and is only
@@ -43,8 +44,10 @@ class ResponseBook {
 
   // Names the answers that follow in a failure: variant, round, phase ("warm-up", "window").
   void begin(const std::string& variant, int round, const std::string& phase);
-  // One complete response to the `request`-th request of the current load run.
-  bool answer(const std::string& path, std::uint64_t request, int status, BodyDigest digest, std::string_view body);
+  // One complete response to the `request`-th request of the current load run; `headers`: the
+  // ones that carry meaning for the body ("content-type: ...\n", BodyParser::meaningful_headers).
+  bool answer(const std::string& path, std::uint64_t request, int status, BodyDigest digest, std::string_view body,
+              std::string_view headers = {});
   // A request that got no response because the connection failed (`what`: the error).
   bool transport_error(const std::string& path, std::uint64_t request, const std::string& what);
   void timeout() { ++timeouts_; }
@@ -64,13 +67,15 @@ class ResponseBook {
   struct Seen {
     int status = 0;
     BodyDigest digest;
+    std::uint64_t headers_hash = 0;  // XXH3-64 of the meaningful headers
+    std::string headers;             // and their text (kept with a first answer, for the message)
     std::uint64_t size = 0;
     std::string variant, phase, error;
     int round = 0;
     std::uint64_t request = 0;
     std::optional<std::string> body;  // kept for the very first answer of a path only
   };
-  bool check(const std::string& path, Seen now, std::string_view body);
+  bool check(const std::string& path, Seen now, std::string_view body, std::string_view headers);
   std::string describe(const Seen& s) const;
 
   std::size_t keep_bytes_, kept_bytes_ = 0;

@@ -125,3 +125,20 @@ TEST(FirstDifferingByte, NamesOffsetAndBytes) {
   EXPECT_EQ(first_differing_byte("abc", "abd"), "first differing byte at offset 2: 0x63 vs 0x64");
   EXPECT_EQ(first_differing_byte("ab", "abc"), "first differing byte at offset 2: (end of body) vs 0x63");
 }
+
+// A hit that drops a header carrying meaning (Vary, Content-Type) is a different answer, even
+// with the same body; the message says which headers differ.
+TEST(ResponseBook, MeaningfulHeadersAreComparedToo) {
+  ResponseBook book;
+  const std::string js = "content-type: application/javascript\nvary: Accept-Encoding\n";
+  book.begin("before", 1, "window");
+  EXPECT_TRUE(book.answer("/a", 0, 200, digest("alpha"), "alpha", js));
+  book.begin("after", 1, "window");
+  EXPECT_TRUE(book.answer("/a", 0, 200, digest("alpha"), "alpha", js));
+  EXPECT_FALSE(book.answer("/a", 1, 200, digest("alpha"), "alpha", "content-type: application/javascript\n"));
+  ASSERT_TRUE(book.failure());
+  EXPECT_NE(book.failure()->find("the bodies are equal, the headers differ: 'content-type: application/javascript; "
+                                 "vary: Accept-Encoding' vs 'content-type: application/javascript'"),
+            std::string::npos)
+      << *book.failure();
+}
