@@ -58,9 +58,10 @@ struct Answer {
   std::shared_ptr<Session> session;
   Blob blob;
   bool failed = false;  // the error-1pct lie: 500 Internal Server Error
+  bool bare = false;    // the hit-no-headers lie: no Content-Type, no Vary
 };
 
-enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion };
+enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion, HitNoHeaders };
 
 Lie parse_lie(const std::string& name) {
   if (name.empty()) return Lie::None;
@@ -68,8 +69,9 @@ Lie parse_lie(const std::string& name) {
   if (name == "stale-hit") return Lie::StaleHit;
   if (name == "error-1pct") return Lie::ErrorOnePercent;
   if (name == "key-no-version") return Lie::KeyNoVersion;
+  if (name == "hit-no-headers") return Lie::HitNoHeaders;
   throw std::invalid_argument("unknown --lie '" + name +
-                              "': expected empty-hit, stale-hit, error-1pct or key-no-version");
+                              "': expected empty-hit, stale-hit, error-1pct, key-no-version or hit-no-headers");
 }
 
 // The actor: the only thread that touches the SQLite connection and the cache.
@@ -148,15 +150,17 @@ class Session : public std::enable_shared_from_this<Session> {
   tcp::socket::executor_type get_executor() { return socket_.get_executor(); }
 
   // Back from the actor (posted to this session's strand).
-  void answer(Blob blob, bool failed) {
+  void answer(Blob blob, bool failed, bool bare) {
     if (failed) return reply(http::status::internal_server_error, "internal error\n", "text/plain");
     if (!blob) {
       counters_.not_found.fetch_add(1, std::memory_order_relaxed);
       return reply(http::status::not_found, "not found\n", "text/plain");
     }
     auto res = make_response(http::status::ok);
-    res.set(http::field::content_type, "application/javascript; charset=utf-8");
-    res.set(http::field::vary, "Accept-Encoding");
+    if (!bare) {
+      res.set(http::field::content_type, "application/javascript; charset=utf-8");
+      res.set(http::field::vary, "Accept-Encoding");
+    }
     const auto ae = req().base()[http::field::accept_encoding];
     if (accepts_gzip(std::string_view(ae.data(), ae.size()))) {
       res.set(http::field::content_encoding, "gzip");
@@ -278,7 +282,7 @@ void Actor::loop() {
     std::vector<Answer> answers;
     answers.reserve(batch.size());
     for (Job& job : batch) {
-      Answer& a = answers.emplace_back(Answer{std::move(job.session), nullptr, false});
+      Answer& a = answers.emplace_back(Answer{std::move(job.session), nullptr, false, false});
       if (lie_ == Lie::ErrorOnePercent && served_++ % 100 == 99) {
         a.failed = true;
         continue;
@@ -291,6 +295,7 @@ void Actor::loop() {
       if (a.blob) {
         counters_.hits.fetch_add(1, std::memory_order_relaxed);
         if (lie_ == Lie::EmptyHit) a.blob = empty;
+        a.bare = lie_ == Lie::HitNoHeaders;
         if (lie_ == Lie::StaleHit) std::swap(a.blob, previous_);  // previous_: this hit's true body
         if (!a.blob) a.blob = previous_;
       } else {
@@ -330,9 +335,9 @@ void Actor::deliver() {
   for (Answer& a : delivering) {
     if (strands_) {
       auto executor = a.session->get_executor();
-      asio::post(executor, [a = std::move(a)]() mutable { a.session->answer(std::move(a.blob), a.failed); });
+      asio::post(executor, [a = std::move(a)]() mutable { a.session->answer(std::move(a.blob), a.failed, a.bare); });
     } else {
-      a.session->answer(std::move(a.blob), a.failed);
+      a.session->answer(std::move(a.blob), a.failed, a.bare);
     }
   }
 }

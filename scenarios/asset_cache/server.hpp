@@ -26,7 +26,8 @@ struct ServerOptions {
   // A declared lie (scenario.json `lies`), "" when honest: "empty-hit" answers every cache hit
   // with an empty body; "stale-hit" answers a hit with the body of the request answered before
   // it; "error-1pct" answers every 100th asset request 500 without looking it up;
-  // "key-no-version" keys the cache by package and file (another version's body on a hit).
+  // "key-no-version" keys the cache by package and file (another version's body on a hit);
+  // "hit-no-headers" answers a hit without Content-Type and Vary.
   std::string lie;
 };
 
