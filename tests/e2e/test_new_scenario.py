@@ -18,6 +18,7 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from conftest import BUILD  # noqa: E402
+from liar_catalog import THREAT_CLASSES  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOP = ["CMakeLists.txt", "cmake", "harness", "fixtures", "seeders", "tests", "reports", "baseline.json"]
@@ -88,7 +89,10 @@ def test_in_the_tree_it_is_picked_up_builds_passes_and_runs(perfgate, tree, tmp_
     assert "perfgate_scenario(NAME demo" in (demo / "CMakeLists.txt").read_text()
     assert json.loads((demo / "scenario.json").read_text())["program"] == "demo"
     readme = (demo / "README.md").read_text()
-    assert "## Threat list" in readme and "first-match-only" in readme and "<FILL IN" in readme
+    assert "## Threat list" in readme and "no-size" in readme
+    manifest = json.loads((demo / "scenario.json").read_text())  # the threat list: every class answered
+    assert {t["class"] for t in manifest["threats"]} == set(THREAT_CLASSES)
+    assert {t["lie"] for t in manifest["threats"] if "lie" in t} == {lie["name"] for lie in manifest["lies"]}
     assert "__" not in "".join(p.read_text() for p in demo.rglob("*") if p.is_file())  # every key replaced
     build = tree / "build"
     build_and_test(tree, build, targets=["scenario_demo", "scenario_demo_test"])

@@ -27,8 +27,8 @@ using json = nlohmann::json;
 using Keys = std::vector<std::pair<std::string, std::string>>;  // __KEY__ → text, replaced in order
 
 constexpr const char* kAbout =
-    "Write a new scenario folder that builds and runs as it is: scenario.json, BEFORE and AFTER, tests, README.md "
-    "with the threat list; in this tree's catalog (scenarios/NAME) or under --out DIR";
+    "Write a new scenario folder that builds and runs as it is: scenario.json (with its threat list), BEFORE and "
+    "AFTER, tests, README.md; in this tree's catalog (scenarios/NAME) or under --out DIR";
 
 // The name is a folder, a program, CMake targets and a C++ namespace at once.
 void check_name(const std::string& name) {
@@ -133,7 +133,7 @@ void new_scenario(const std::string& name, const std::string& kind, const std::s
   }
   std::cout << "wrote " << folder.string() << " (" << kind << ", "
             << (place.in_tree ? "built by the tree's CMake" : "standalone: against the SDK in " + prefix.string())
-            << "); README.md holds its threat list to fill in. Next, in "
+            << "); scenario.json's `threats` is its threat list to revisit (README.md says how). Next, in "
             << (place.in_tree ? place.catalog.parent_path() : folder).string() << ":\n";
   std::istringstream how(fill(flavour.at("HOW_TO_RUN").get<std::string>(), keys));
   for (std::string line; std::getline(how, line);)

@@ -3,7 +3,7 @@
 //   run --variant before|after: makes the input from the profile's params, answers every query
 //   with that variant's code and reports the time. The digest covers every answer, each also a
 //   line of $PERFGATE_OUTPUT so that a mismatch names the first differing answer.
-//   Lies (work.hpp's Lies): --lie first-match-only|skip-empty.
+//   Lies (work.hpp's Lies): --lie first-match-only|skip-empty|no-size.
 #include "perfgate/scenario_main.hpp"
 #include "work.hpp"
 

@@ -19,7 +19,9 @@ Params params_from(const perfgate::Invocation& inv) {
   return p;
 }
 
-Lies lies_from(const perfgate::Invocation& inv) { return {inv.lying("first-match-only"), inv.lying("skip-empty")}; }
+Lies lies_from(const perfgate::Invocation& inv) {
+  return {inv.lying("first-match-only"), inv.lying("skip-empty"), inv.lying("no-size")};
+}
 
 perfgate::ScenarioProgram program() {
   return perfgate::ScenarioProgram("__NAME__").variants({"before", "after"});

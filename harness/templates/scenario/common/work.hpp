@@ -40,6 +40,7 @@ std::string format_answer(std::int64_t key, const std::vector<const Record*>& ma
 struct Lies {
   bool first_match_only = false;  // --lie first-match-only: stops at a key's first record
   bool skip_empty = false;        // --lie skip-empty: answers nothing for a key without records
+  bool no_size = false;           // --lie no-size: answers every record with size 0 (never read)
 };
 Lies lies_from(const perfgate::Invocation& inv);
 

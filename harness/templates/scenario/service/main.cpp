@@ -1,7 +1,7 @@
 // __NAME__ as a service: `seed` writes the load generator's URL list, `serve` answers
 // GET /answer/<key> with the variant's code until SIGTERM (the harness drives it with its own
 // load generator and compares every response, status and body, across variants and rounds).
-//   Lies (work.hpp's Lies): --lie first-match-only|skip-empty.
+//   Lies (work.hpp's Lies): --lie first-match-only|skip-empty|no-size.
 #include <fstream>
 
 #include "perfgate/scenario_main.hpp"

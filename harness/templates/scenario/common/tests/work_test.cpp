@@ -49,6 +49,7 @@ TEST(Work, EachLieGivesOtherAnswers) {
   const auto truth = before_answers(in);
   EXPECT_NE(truth, after_answers(in, {.first_match_only = true}));
   EXPECT_NE(truth, after_answers(in, {.skip_empty = true}));
+  EXPECT_NE(truth, after_answers(in, {.no_size = true}));
 }
 
 }  // namespace
