@@ -3,8 +3,7 @@
 // own that differs from the manifest's is refused.
 #include <gtest/gtest.h>
 
-#include <sstream>
-
+#include "call_main.hpp"
 #include "perfgate/scenario_main.hpp"
 
 // What perfgate_manifest_lies() generates for a manifest declaring two lies.
@@ -12,19 +11,11 @@ extern "C" const char* const perfgate_manifest_lies = "stop-early,drop-row";
 
 namespace {
 
+// The exit code; what the program said on stderr into `err`.
 int call(const perfgate::ScenarioProgram& p, std::vector<std::string> args, std::string& err) {
-  std::vector<char*> argv;
-  std::string program = "prog";
-  argv.push_back(program.data());
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream out, errors;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(errors.rdbuf());
-  const int code = perfgate::scenario_main(static_cast<int>(argv.size()), argv.data(), p);
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  err = errors.str();
-  return code;
+  const auto o = sdk_test::call(p, std::move(args));
+  err = o.err;
+  return o.code;
 }
 
 perfgate::ScenarioProgram program() {

@@ -5,6 +5,7 @@
 #include <limits>
 #include <sstream>
 
+#include "call_main.hpp"
 #include "perfgate/canonical_row.hpp"
 #include "perfgate/scenario_main.hpp"
 
@@ -40,24 +41,7 @@ TEST(CanonicalRow, RealsHaveOneFixedSpelling) {
 
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-Outcome call(const perfgate::ScenarioProgram& p, std::vector<std::string> args) {
-  std::vector<char*> argv;
-  std::string program = "prog";
-  argv.push_back(program.data());
-  for (auto& a : args) argv.push_back(a.data());
-  std::ostringstream out, err;
-  auto* old_out = std::cout.rdbuf(out.rdbuf());
-  auto* old_err = std::cerr.rdbuf(err.rdbuf());
-  const int code = perfgate::scenario_main(static_cast<int>(argv.size()), argv.data(), p);
-  std::cout.rdbuf(old_out);
-  std::cerr.rdbuf(old_err);
-  return {code, out.str(), err.str()};
-}
+using sdk_test::call;
 
 perfgate::json last_line(const std::string& out) {
   std::istringstream in(out);
