@@ -9,7 +9,7 @@
 //   - the leaver, cached with its right password, then removed from the store and revoked half
 //     way through the warm phase: its id before, denied after (a revocation that drops
 //     nothing keeps answering).
-// The probe users' hashes are cheap (64 KiB, one pass), so a probe that verifies costs
+// The probe users' hashes are cheap (8 KiB, one pass), so a probe that verifies costs
 // microseconds, not a herd verification: the herd's figures do not move.
 #pragma once
 
@@ -57,7 +57,7 @@ class Probes {
 // "user_id=2000" or "denied".
 std::string answer_text(const std::optional<UserId>& a);
 
-// The probe users' Argon2id cost: a probe that verifies costs microseconds.
-inline constexpr Argon2Params kProbeArgon2{64, 1, 1};
+// The probe users' Argon2id cost: a probe that verifies costs a few microseconds.
+inline constexpr Argon2Params kProbeArgon2{8, 1, 1};  // libargon2's least: 8 KiB a lane
 
 }  // namespace auth_herd
