@@ -66,7 +66,11 @@ def main(argv: list[str] | None = None) -> int:
         print("perfgate report: --alpha must be between 0 and 1", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        if args.history:
+        from .bisect import build_bisect, is_bisect
+
+        if len(args.results) == 1 and is_bisect(args.results[0]):
+            path = build_bisect(args.results[0], args.out, plots=not args.no_plots)
+        elif args.history:
             from .history import build_history
 
             path = build_history(args.results[0], args.out, plots=not args.no_plots)

@@ -60,6 +60,13 @@ std::string find_python() {
       "apt-get install python3-matplotlib python3-numpy");
 }
 
+bool is_bisect_file(const std::string& file) {
+  const auto text = try_read_file(file);
+  if (!text) return false;
+  const auto j = nlohmann::json::parse(*text, nullptr, false);
+  return j.is_object() && j.value("kind", "") == "bisect";
+}
+
 }  // namespace
 
 void add_report_command(CLI::App& app) {
@@ -76,8 +83,10 @@ void add_report_command(CLI::App& app) {
                 "the failures)");
   cmd->callback([files, out, history, brief] {
     std::vector<model::ResultsDoc> docs;
+    // `perfgate bisect`'s file is its own kind (kind "bisect"): the report package checks it.
+    const bool bisect = files->size() == 1 && is_bisect_file(files->front());
     // A malformed results file is exit 2 naming file and field, as in every other reader.
-    if (!*history)
+    if (!*history && !bisect)
       for (const auto& f : *files) docs.push_back(store::read_results(f));
     std::string python = find_python();
     std::string pythonpath = (catalog::share_dir() / "reports").string();

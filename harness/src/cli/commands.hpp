@@ -22,6 +22,7 @@ void add_lies_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_calibrate_command(CLI::App& app);
 void add_parity_command(CLI::App& app);
 void add_new_command(CLI::App& app);
+void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv);
 
 // The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
 void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   cli::add_calibrate_command(app);
   cli::add_parity_command(app);
   cli::add_new_command(app);
+  cli::add_bisect_command(app, args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ExtrasError& e) {

@@ -1,0 +1,140 @@
+#include "bisect/bisect.hpp"
+
+#include <set>
+
+#include "bisect/step_store.hpp"
+#include "bisect/worktrees.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+
+namespace perfgate::bisect {
+
+using json = nlohmann::json;
+
+namespace {
+
+json identity_of(const BisectOptions& o) {
+  json script = nullptr;
+  if (o.step.script) script = read_file(*o.step.script);
+  return {{"command", o.step.command},
+          {"shell", o.step.shell},
+          {"scenario", o.step.scenario},
+          {"catalog", o.step.catalog},
+          {"build", o.build},
+          {"metric", o.step.metric},
+          {"band", o.step.band},
+          {"budget_s", o.step.budget_s},
+          {"script", script}};
+}
+
+const char* answer_text(Answer a) {
+  switch (a) {
+    case Answer::FirstSlower:
+      return "first slower";
+    case Answer::Range:
+      return "range";
+    case Answer::BadNotSlower:
+      return "bad not slower";
+    case Answer::BadUndecided:
+      return "cannot tell";
+    case Answer::NoSlowerBefore:
+      return "no slower commit before the behaviour change";
+  }
+  return "?";
+}
+
+}  // namespace
+
+BisectReport run_bisect(const BisectOptions& o, const suite::StatusLine& status) {
+  BisectReport report;
+  report.path = first_parent_path(o.repo, o.good, o.bad);
+  report.cache = o.cache.empty() ? default_cache(o.repo) : o.cache;
+  const Worktrees trees(o.repo, report.cache);
+  const auto& path = report.path;
+  status.update("bisect: building good " + path[0].short_sha());
+  auto count = [&](const Built& b) { ++(b.reused ? report.builds_reused : report.builds_made); };
+  const Built good = trees.build(path[0], o.build);
+  count(good);
+  if (!good.ok())
+    throw RunError("the good commit " + path[0].short_sha() + " does not build: `" + o.build + "` exited " +
+                   std::to_string(good.exit_code) + " (log: " + good.log.string() + ")");
+  StepRunner runner(o.step, trees, path[0], good, status);
+  const StepStore store(report.cache / "steps", identity_of(o));
+  std::set<int> built;
+  auto build = [&](int i) {
+    status.update("bisect: building " + path[i].short_sha() + " " + path[i].subject);
+    Built b = trees.build(path[i], o.build);
+    if (!built.count(i)) count(b);
+    built.insert(i);
+    if (!b.ok())
+      report.skipped_builds[i] =
+          "`" + o.build + "` exited " + std::to_string(b.exit_code) + " (log: " + b.log.string() + ")";
+    return b;
+  };
+  Callbacks cb;
+  cb.time = [&](int i, double alpha) {
+    if (auto kept = store.find(path[0].sha, path[i].sha, alpha)) {
+      runner.adopt_metric(kept->second);
+      ++report.reused_steps;
+      if (kept->first.verdict == Verdict::BuildFailed) report.skipped_builds[i] = kept->first.note;
+      return kept->first;
+    }
+    const Built b = build(i);
+    status.update("bisect: timing " + path[i].short_sha() + " " + path[i].subject + " against good");
+    const StepResult r = runner.time(path[i], b, alpha);
+    store.keep(path[0].sha, path[i].sha, alpha, r, runner.metric());
+    return r;
+  };
+  cb.builds = [&](int i) { return build(i).ok(); };
+  cb.output_differs = [&](int i) -> std::optional<bool> {
+    const Built b = build(i);
+    status.update("bisect: output of " + path[i].short_sha());
+    return runner.output_differs(path[i], b);
+  };
+  report.outcome = search(static_cast<int>(path.size()) - 1, o.alpha, cb);
+  report.metric = runner.metric();
+  status.done();
+  return report;
+}
+
+json BisectReport::to_json(const BisectOptions& o) const {
+  json commits = json::array();
+  for (std::size_t i = 0; i < path.size(); ++i)
+    commits.push_back({{"index", i}, {"sha", path[i].sha}, {"subject", path[i].subject}});
+  json steps = json::array();
+  for (const auto& s : outcome.steps) {
+    json j = bisect::to_json(s.result);
+    j["index"] = s.index;
+    j["sha"] = path[static_cast<std::size_t>(s.index)].sha;
+    j["subject"] = path[static_cast<std::size_t>(s.index)].subject;
+    steps.push_back(j);
+  }
+  json b = {{"good", path.front().sha},
+            {"bad", path.back().sha},
+            {"path", "first-parent"},
+            {"commits", commits},
+            {"metric", metric},
+            {"band", o.step.band},
+            {"alpha", o.alpha},
+            {"alpha_rule", "step i is decided at alpha * 6 / (pi^2 i^2), which sums to alpha over any number of steps"},
+            {"step_budget_s", o.step.budget_s},
+            {"build", o.build},
+            {"command", o.step.command},
+            {"scenario", o.step.scenario},
+            {"steps", steps},
+            {"answer", answer_text(outcome.answer)},
+            {"cache", cache.string()},
+            {"reused_steps", reused_steps}};
+  b["first_slower"] = outcome.first >= 0 ? json(path[static_cast<std::size_t>(outcome.first)].sha) : json(nullptr);
+  json candidates = json::array();
+  for (int i : outcome.candidates) candidates.push_back(path[static_cast<std::size_t>(i)].sha);
+  b["candidates"] = candidates;
+  b["changed_behaviour_at"] =
+      outcome.changed_at ? json(path[static_cast<std::size_t>(*outcome.changed_at)].sha) : json(nullptr);
+  json skipped = json::object();
+  for (const auto& [i, why] : skipped_builds) skipped[path[static_cast<std::size_t>(i)].sha] = why;
+  b["build_failures"] = skipped;
+  return b;
+}
+
+}  // namespace perfgate::bisect

@@ -1,0 +1,185 @@
+#include "bisect/step_runner.hpp"
+
+#include <chrono>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "bisect/step_verdict.hpp"
+#include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "plan/ab_plan.hpp"
+#include "plan/against.hpp"
+#include "process/capture.hpp"
+#include "suite/execute.hpp"
+
+namespace perfgate::bisect {
+namespace {
+
+using json = nlohmann::json;
+
+// Cumulative 10, 20, 40, 80, 160 rounds: five looks at alpha/5 each.
+constexpr int kBatches[] = {10, 10, 20, 40, 80};
+constexpr int kLooks = 5;
+
+std::string replaced(std::string word, const std::string& tree) {
+  for (auto at = word.find("{rev_dir}"); at != std::string::npos; at = word.find("{rev_dir}", at + tree.size()))
+    word.replace(at, 9, tree);
+  return word;
+}
+
+// The per-round values of `metric` of the two variants, appended in round order.
+void collect(const model::ScenarioResult& s, const std::string& metric, std::vector<double>& before,
+             std::vector<double>& after, bool* higher_is_better) {
+  std::map<int, std::pair<std::optional<double>, std::optional<double>>> rounds;
+  for (const auto& sample : s.samples) {
+    if (sample.warmup) continue;
+    auto m = sample.metrics.find(metric);
+    if (m == sample.metrics.end()) continue;
+    *higher_is_better = m->second.better == "higher";
+    auto& slot = rounds[sample.round];
+    (sample.variant == "after" ? slot.second : slot.first) = m->second.value;
+  }
+  for (const auto& [round, pair] : rounds)
+    if (pair.first && pair.second) {
+      before.push_back(*pair.first);
+      after.push_back(*pair.second);
+    }
+}
+
+std::string gated_metric(const model::ScenarioResult& s) {
+  for (const auto& c : s.comparisons)
+    if (c.gated) return c.metric;
+  return s.primary_metric;
+}
+
+std::string first_failure(const suite::RunOutcome& o) {
+  return o.failures.empty() ? "exit " + std::to_string(o.exit_code) : o.failures.front();
+}
+
+}  // namespace
+
+StepRunner::StepRunner(StepSetup setup, const Worktrees& trees, const Commit& good, const Built& good_build,
+                       const suite::StatusLine& status)
+    : setup_(std::move(setup)), trees_(trees), good_(good), good_build_(good_build), status_(status) {}
+
+std::vector<std::string> StepRunner::words_for(const std::filesystem::path& tree) const {
+  std::vector<std::string> words;
+  for (const auto& w : setup_.command) words.push_back(replaced(w, tree.string()));
+  if (!setup_.shell) return words;
+  std::string line;
+  for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
+  return {"/bin/sh", "-c", line};
+}
+
+std::filesystem::path StepRunner::script_for(const Commit& tested, int batch) const {
+  const json all = json::parse(read_file(*setup_.script));
+  auto of = [&](const Commit& c) {
+    if (all.contains(c.subject)) return all[c.subject];
+    if (all.contains("*")) return all["*"];
+    throw UsageError(setup_.script->string() + ": scripts neither \"" + c.subject + "\" nor \"*\"");
+  };
+  const auto file = trees_.cache() / "steps" /
+                    (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(batch) + ".script.json");
+  write_file_atomic(file, json{{"before", of(good_)}, {"after", of(tested)}}.dump());
+  return file;
+}
+
+StepResult StepRunner::time(const Commit& tested, const Built& build, double alpha) {
+  StepResult r;
+  r.alpha = alpha;
+  if (!build.ok()) {
+    r.verdict = Verdict::BuildFailed;
+    r.note = "the build exited " + std::to_string(build.exit_code) + " (" + build.log.string() + ")";
+    return r;
+  }
+  std::vector<double> good_values, tested_values;
+  bool higher_is_better = false;
+  const auto start = std::chrono::steady_clock::now();
+  int rounds = 0;
+  for (int k = 0; k < kLooks; ++k) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (k > 0 && elapsed + elapsed / rounds * kBatches[k] > setup_.budget_s) {
+      r.note = "undecided after " + std::to_string(rounds) + " rounds: another " + std::to_string(kBatches[k]) +
+               " would not fit the step budget of " + std::to_string(static_cast<int>(setup_.budget_s)) + " s";
+      break;
+    }
+    plan::RunOptions o = setup_.options;
+    o.min_rounds = o.max_rounds = kBatches[k];
+    o.max_time_s.reset();
+    o.warmup = k == 0 ? 1 : 0;
+    o.quiet = true;
+    o.baseline_path = "none";
+    o.baseline_given = true;
+    o.seed = setup_.options.seed.value_or(1) + static_cast<std::uint64_t>(k);
+    o.json_path =
+        (trees_.cache() / "steps" / (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
+            .string();
+    o.out_dir.clear();
+    if (setup_.script) o.debug_samples = script_for(tested, k).string();
+    plan::RunPlan plan;
+    if (setup_.scenario.empty()) {
+      o.workdir = build.tree.string();
+      plan = plan::plan_ab("bisect-" + tested.short_sha().substr(0, 8) + "-b" + std::to_string(k),
+                           words_for(good_build_.tree), words_for(build.tree), setup_.metric, o);
+      plan.scenarios.at(0).workdir["before"] = good_build_.tree.string();
+    } else {
+      const auto catalog =
+          setup_.catalog.empty() ? plan::other_build_catalog(build.tree, "--scenario") : build.tree / setup_.catalog;
+      plan = plan::plan_run(catalog::load_catalog(catalog), {setup_.scenario}, o);
+      o.against_dir = (setup_.catalog.empty() ? good_build_.tree : good_build_.tree / setup_.catalog).string();
+      std::vector<std::string> notes;
+      plan::apply_against(plan, o, notes);
+      if (plan.scenarios.empty()) throw UsageError("--scenario " + setup_.scenario + ": " + notes.at(0));
+    }
+    std::filesystem::create_directories(std::filesystem::path(o.json_path).parent_path());
+    const auto outcome = suite::execute_plan(
+        plan, o, setup_.argv, {{"bisect", {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}}}}, status_);
+    files_.push_back(o.json_path);
+    if (outcome.interrupted) throw Interrupted();
+    if (outcome.exit_code == kExitEquivalence) {
+      r.verdict = Verdict::OutputDiffers;
+      r.note = first_failure(outcome);
+      return r;
+    }
+    if (outcome.exit_code == kExitRun || outcome.exit_code == kExitUsage) {
+      r.verdict = Verdict::CannotTell;
+      r.note = "could not run: " + first_failure(outcome);
+      return r;
+    }
+    const auto& s = outcome.document.scenarios.at(0);
+    if (setup_.metric == "auto") setup_.metric = gated_metric(s);
+    collect(s, setup_.metric, good_values, tested_values, &higher_is_better);
+    rounds = static_cast<int>(tested_values.size());
+    r = decide_step(good_values, tested_values, alpha / kLooks, setup_.band, higher_is_better,
+                    setup_.options.seed.value_or(1));
+    r.alpha = alpha;
+    if (r.verdict != Verdict::CannotTell) return r;
+  }
+  if (r.note.empty()) r.note = "undecided after " + std::to_string(rounds) + " rounds (the most a step takes)";
+  return r;
+}
+
+std::optional<std::string> StepRunner::output_of(const Commit& c, const std::filesystem::path& tree) {
+  if (setup_.script) {
+    const json all = json::parse(read_file(*setup_.script));
+    const json v = all.contains(c.subject) ? all[c.subject] : all.value("*", json::object());
+    const json d = v.value("digest", json("scripted"));
+    return d.is_array() ? d.at(0).get<std::string>() : d.get<std::string>();
+  }
+  auto words = words_for(tree);
+  if (!setup_.shell && words.at(0).find('/') != std::string::npos && !std::filesystem::path(words[0]).is_absolute())
+    words[0] = (tree / words[0]).string();
+  return process::capture_stdout(words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(600))),
+                                 tree);
+}
+
+std::optional<bool> StepRunner::output_differs(const Commit& tested, const Built& build) {
+  if (!build.ok()) return std::nullopt;
+  if (!good_output_) good_output_ = output_of(good_, good_build_.tree);
+  const auto mine = output_of(tested, build.tree);
+  if (!good_output_ || !mine) return std::nullopt;
+  return *mine != *good_output_;
+}
+
+}  // namespace perfgate::bisect

@@ -1,0 +1,70 @@
+#include "bisect/worktrees.hpp"
+
+#include <cstdlib>
+#include <functional>
+#include <nlohmann/json.hpp>
+
+#include "common/errors.hpp"
+#include "common/files.hpp"
+#include "common/git_probe.hpp"
+#include "common/interrupt.hpp"
+#include "process/logged_run.hpp"
+
+namespace perfgate::bisect {
+
+fs::path default_cache(const fs::path& repo) {
+  const char* xdg = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  const fs::path base = xdg && *xdg ? fs::path(xdg) : fs::path(home && *home ? home : "/tmp") / ".cache";
+  const fs::path abs = fs::weakly_canonical(repo);
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(abs.string()));
+  return base / "perfgate" / "bisect" / (abs.filename().string() + "-" + std::string(hash).substr(0, 8));
+}
+
+fs::path Worktrees::checkout(const Commit& c) const {
+  const fs::path tree = cache_ / c.sha / "tree";
+  if (fs::exists(tree)) {
+    auto head = git_stdout(tree, {"rev-parse", "HEAD"});
+    if (head && head->substr(0, c.sha.size()) == c.sha) return tree;
+    // Left half-made by an interrupted run: made again.
+    git_stdout(repo_, {"worktree", "remove", "--force", tree.string()});
+    fs::remove_all(tree);
+  }
+  fs::create_directories(tree.parent_path());
+  if (!git_stdout(repo_, {"worktree", "add", "--detach", "--force", tree.string(), c.sha}))
+    throw RunError("git worktree add " + tree.string() + " " + c.short_sha() + " failed in " + repo_.string());
+  return tree;
+}
+
+Built Worktrees::build(const Commit& c, const std::string& build_command) const {
+  Built b;
+  b.tree = checkout(c);
+  b.log = cache_ / c.sha / "build.log";
+  const fs::path record = cache_ / c.sha / "build.json";
+  if (auto text = try_read_file(record)) {
+    const auto j = nlohmann::json::parse(*text, nullptr, false);
+    if (j.is_object() && j.value("command", "") == build_command && j.contains("exit_code")) {
+      b.exit_code = j["exit_code"].get<int>();
+      b.reused = true;
+      return b;
+    }
+  }
+  fs::remove(b.log);
+  const auto run = process::run_logged({"/bin/sh", "-c", build_command}, b.tree, b.log, [] { return interrupted(); });
+  if (run.interrupted) check_interrupted();
+  b.exit_code = run.exit_code;
+  write_file_atomic(record, nlohmann::json{{"command", build_command}, {"exit_code", b.exit_code}}.dump() + "\n");
+  return b;
+}
+
+void Worktrees::clean() const {
+  if (fs::exists(cache_))
+    for (const auto& e : fs::directory_iterator(cache_))
+      if (fs::exists(e.path() / "tree"))
+        git_stdout(repo_, {"worktree", "remove", "--force", (e.path() / "tree").string()});
+  fs::remove_all(cache_);
+  git_stdout(repo_, {"worktree", "prune"});
+}
+
+}  // namespace perfgate::bisect

@@ -1,0 +1,42 @@
+// Where `perfgate bisect` keeps what outlives one run: a git worktree per tested commit and its
+// build (exit code and log), reused by the next run over the same repository, removed by
+// `--clean`. Layout: CACHE/<sha>/tree (the worktree), CACHE/<sha>/build.log, CACHE/<sha>/build.json
+// ({"command", "exit_code"}, written once the build finished), CACHE/steps/ (step_store.hpp).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "bisect/commit_path.hpp"
+
+namespace perfgate::bisect {
+
+namespace fs = std::filesystem;
+
+struct Built {
+  fs::path tree, log;
+  int exit_code = 0;
+  bool reused = false;  // built by an earlier run with the same command
+  bool ok() const { return exit_code == 0; }
+};
+
+// $XDG_CACHE_HOME (or ~/.cache)/perfgate/bisect/<repo folder name>-<hash of its path>.
+fs::path default_cache(const fs::path& repo);
+
+class Worktrees {
+ public:
+  Worktrees(fs::path repo, fs::path cache) : repo_(std::move(repo)), cache_(std::move(cache)) {}
+  const fs::path& cache() const { return cache_; }
+  // The commit's worktree, checked out (detached) if it is not there yet.
+  fs::path checkout(const Commit& c) const;
+  // Checks out and runs `sh -c BUILD` in the worktree, unless an earlier run finished the same
+  // command there. Throws Interrupted on SIGINT/SIGTERM (the build is killed, nothing recorded).
+  Built build(const Commit& c, const std::string& build_command) const;
+  // Removes every worktree of the cache and the cache itself.
+  void clean() const;
+
+ private:
+  fs::path repo_, cache_;
+};
+
+}  // namespace perfgate::bisect
