@@ -36,7 +36,7 @@ void collect(const model::ScenarioResult& s, const std::string& metric, std::vec
     if (sample.warmup) continue;
     auto m = sample.metrics.find(metric);
     if (m == sample.metrics.end()) continue;
-    *higher_is_better = m->second.better == "higher";
+    *higher_is_better = m->second.better == Better::Higher;
     auto& slot = rounds[sample.round];
     (sample.variant == "after" ? slot.second : slot.first) = m->second.value;
   }
