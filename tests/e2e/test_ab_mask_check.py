@@ -37,8 +37,18 @@ def test_a_mask_passes_programs_that_differ_only_in_the_masked_text(perfgate, tm
     assert r.returncode == 0, r.stdout + r.stderr
     gate, s = equivalence_gate(tmp_path / "o")
     assert gate["passed"] is True
-    assert f"masked '{MASK}' 6 times (after 3, before 3)" in gate["detail"], gate
+    # Timed runs write to /dev/null: what is masked is the digest runs' output, one per side and
+    # digest round.
+    n = len(s["sampling"]["digest_rounds"])
+    assert n >= 2, s["sampling"]  # the first and the last round at least
+    assert f"masked '{MASK}' {2 * n} times (after {n}, before {n})" in gate["detail"], gate
     assert f"outputs masked before digesting: --mask '{MASK}'" in s["notes"]
+    # --output pipe digests every timed run, masked the same way.
+    r = perfgate("ab", "--before", before, "--after", after, "--mask", MASK, "--output", "pipe", *ROUNDS,
+                 "--out", tmp_path / "p")
+    assert r.returncode == 0, r.stdout + r.stderr
+    gate, _ = equivalence_gate(tmp_path / "p")
+    assert f"masked '{MASK}' 6 times (after 3, before 3)" in gate["detail"], gate
 
 
 def test_a_mask_does_not_hide_a_difference_elsewhere(perfgate, tmp_path):

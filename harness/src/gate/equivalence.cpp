@@ -77,8 +77,12 @@ void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files)
     std::string msg = "equivalence gate failed: " + s.variant + " (round " + std::to_string(s.round) + ") " + ckey +
                       " " + cvalue + " differs from " + ref.variant + " (round " + std::to_string(ref.round) + ") " +
                       ref.value;
+    // BEFORE is named first whichever side a round ran first, so the message reads the same run to run.
+    const bool before_first = s.variant == "before" && ref.variant != "before";
     if (ref.output && fs::exists(files.output_path))
-      if (auto d = first_difference(*ref.output, files.output_path, ref.variant, s.variant)) msg += "; " + *d;
+      if (auto d = before_first ? first_difference(files.output_path, *ref.output, s.variant, ref.variant)
+                                : first_difference(*ref.output, files.output_path, ref.variant, s.variant))
+        msg += "; " + *d;
     if (!check_argv_.empty() && ckey == "digest" && accepted_by_check(ref, cvalue, files, msg)) continue;
     failure_ = msg;
     throw EquivalenceFailure(msg);
