@@ -163,7 +163,9 @@ def verdict_text(sc: ScenarioView) -> str:
         return f"**error**: {fmt.cell(str(sc.error.get('message', 'could not be run')))}"
     parts = []
     v = sc.key.verdict
-    if v is not None:
+    if len(sc.gated) > 1:  # a Google Benchmark scenario: one verdict per benchmark, counted
+        parts.append(benchmark_counts(sc.gated))
+    elif v is not None:
         v = with_resolution(v, sc.comparison("after", sc.primary, "before"))
         parts.append(f"**{v}**" if v == "worse" else v)
     else:
@@ -179,6 +181,21 @@ def verdict_text(sc: ScenarioView) -> str:
     return "; ".join(parts)
 
 
+def benchmark_counts(gated: list[dict]) -> str:
+    """'**1 of 5 benchmarks worse** (`BM_X:cpu_time`), 1 better, 3 no change'."""
+    by: dict[str, list[str]] = {}
+    for c in gated:
+        by.setdefault(c["verdict"], []).append(c["metric"])
+    worse = by.get("worse", [])
+    parts = [f"**{len(worse)} of {len(gated)} benchmarks worse** ({', '.join(f'`{m}`' for m in worse)})"] if worse \
+        else [f"{len(gated)} benchmarks, none worse"]
+    if by.get("better"):
+        parts.append(f"{len(by['better'])} better")
+    if by.get("no significant change"):
+        parts.append(f"{len(by['no significant change'])} no change")
+    return ", ".join(parts)
+
+
 def summary(run: RunView) -> str:
     anchors = any(sc.anchors() for sc in run.scenarios)  # a column only where some scenario has a write-up
     lines = [
@@ -189,7 +206,8 @@ def summary(run: RunView) -> str:
     ]
     for sc in run.scenarios:
         writeup = f" {fmt.cell(anchor_text(sc, True))} |" if anchors else ""
-        lines.append(f"| {sc.index} | [{fmt.cell(sc.title)}](#{anchor_id(sc)}) | `{sc.primary}` | {key_text(sc)} |"
+        metric = f"`{sc.key.metric}` (the worst of {len(sc.gated)})" if len(sc.gated) > 1 else f"`{sc.primary}`"
+        lines.append(f"| {sc.index} | [{fmt.cell(sc.title)}](#{anchor_id(sc)}) | {metric} | {key_text(sc)} |"
                      f"{writeup} {verdict_text(sc)} |")
     if not run.scenarios:
         lines.append("| — | no scenario started | | |" + (" |" if anchors else "") + " |")

@@ -149,8 +149,16 @@ class ScenarioView:
 
     # ------------------------------------------------------------------ key figure
     @property
+    def gated(self) -> list[dict]:
+        """The gated comparisons: one, or one per benchmark of a Google Benchmark scenario."""
+        return [c for c in self.raw["comparisons"] if c["gated"]]
+
+    @property
     def key(self) -> KeyFigure:
         m = self.primary
+        per_benchmark = [c for c in self.gated if c.get("ratio")]
+        if len(self.gated) > 1 and per_benchmark:  # the benchmark that lost most: never a sum
+            m = max(per_benchmark, key=lambda c: c["ratio"] if c["better"] != "higher" else 1 / c["ratio"])["metric"]
         before, after = self.median("before", m), self.median("after", m)
         c = self.comparison("after", m, "before")
         if c is not None and c.get("ratio") is not None:

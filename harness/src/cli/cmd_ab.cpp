@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include "cli/ab_hyperfine_flags.hpp"
@@ -11,6 +12,8 @@
 #include "run/counting_sample.hpp"
 #include "run/output_mask.hpp"
 #include "store/ab_text.hpp"
+#include "common/program_path.hpp"
+#include "run/gbench_sample.hpp"
 
 namespace perfgate::cli {
 
@@ -33,6 +36,34 @@ std::vector<std::string> words(const AbFlags& f, const std::string& command) {
   argv.push_back("-c");
   argv.push_back(command);
   return argv;
+}
+
+// A Google Benchmark binary runs each benchmark for a fixed time: its wall and CPU time say
+// nothing about its speed, and its timing output differs from run to run. `ab` would print a
+// ratio that means nothing, so it points at `perfgate gbench` instead (exit 2).
+void refuse_gbench_binaries(const std::vector<std::string>& before, const std::vector<std::string>& after, bool shell,
+                            const plan::RunOptions& o) {
+  for (const auto* argv : {&before, &after}) {
+    bool gbench = false;
+    for (const auto& word : *argv) gbench = gbench || word.find("--benchmark_") != std::string::npos;
+    if (!shell && !gbench) {
+      namespace fs = std::filesystem;
+      fs::path program = argv->front();
+      const std::string dir = plan::ab_workdir(o);
+      if (program.is_relative() && argv->front().find('/') != std::string::npos && !dir.empty()) program = dir / program;
+      try {
+        if (argv->front().find('/') == std::string::npos) program = resolve_program(argv->front());
+        gbench = run::is_gbench_binary(program);
+      } catch (const UsageError&) {
+        // not found: plan_ab says so, in its own words
+      }
+    }
+    if (gbench)
+      throw UsageError("ab: " + argv->front() +
+                       " is a Google Benchmark binary: it runs each benchmark for a fixed time, so its wall and CPU "
+                       "time say nothing. Compare two of them benchmark by benchmark with\n  perfgate gbench --before " +
+                       before.front() + " --after " + after.front() + " [--filter REGEX] [-- ARGS]");
+  }
 }
 
 }  // namespace
@@ -109,6 +140,8 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
                                                     : f->metric;
     const auto pairs =
         hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
+    const bool shell = !f->shell.empty() && f->shell != "none";
+    for (const auto& p : pairs) refuse_gbench_binaries(p.before_argv, p.after_argv, shell, *o);
     auto plan = plan::plan_ab_family(pairs, gated, *o);
     run::compile_masks(*masks);  // a malformed pattern is exit 2 before anything runs
     for (auto& s : plan.scenarios) {

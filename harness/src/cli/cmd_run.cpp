@@ -11,6 +11,7 @@
 #include "plan/plan.hpp"
 #include "plan/shard.hpp"
 #include "run/counting_sample.hpp"
+#include "suite/gbench_pairs.hpp"
 
 namespace perfgate::cli {
 
@@ -70,6 +71,7 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
       extra["against"] = plan::apply_against(plan, *o, notes);
       for (const auto& n : notes) std::cerr << "perfgate: --against: " << n << "\n";
       if (plan.scenarios.empty()) throw UsageError("--against: no scenario left to compare");
+      for (const auto& line : suite::list_gbench_pairs(plan, *o)) std::cerr << "perfgate: --against: " << line << "\n";
     }
     if (!measures->empty()) {
       for (const auto& m : *measures) run::check_counting_measure(m);

@@ -12,6 +12,7 @@ namespace perfgate::cli {
 void add_list_command(CLI::App& app);
 void add_run_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_ab_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_report_command(CLI::App& app);
 void add_baseline_command(CLI::App& app);
 void add_compare_command(CLI::App& app);

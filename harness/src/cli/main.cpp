@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   cli::add_list_command(app);
   cli::add_run_command(app, args);
   cli::add_ab_command(app, args);
+  cli::add_gbench_command(app, args);
   cli::add_report_command(app);
   cli::add_baseline_command(app);
   cli::add_compare_command(app);

@@ -87,7 +87,7 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
   // For tests of the deciding logic, not for users: hidden from --help (like hyperfine's
   // --debug-mode) and recorded in the results, which baseline update and history add refuse.
   // Not on batch: the perf VM's queue is for measurements.
-  if (cmd->get_name() == "run" || cmd->get_name() == "ab")
+  if (cmd->get_name() == "run" || cmd->get_name() == "ab" || cmd->get_name() == "gbench")
     cmd->add_option("--debug-samples", o.debug_samples,
                     "FILE: take every sample's metrics, digest and exit status from FILE (run/sample_script.hpp) "
                     "instead of running a program")

@@ -50,12 +50,7 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   s.params = pair.params;
   s.policy = o.policy.value_or(catalog::Policy::NoRegress);
   apply_rounds(s, nullptr, o);
-  if (!o.max_rounds && !o.max_time_s) {
-    s.min_rounds = o.min_rounds.value_or(kAbBudgetedMinRounds);
-    s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
-    s.max_rounds = s.looks.back();
-    s.look_budget_s = kAbLookBudgetSeconds;
-  }
+  apply_budgeted_rounds(s, o, kAbBudgetedMinRounds);
   s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
   s.duet = o.duet;
   if (s.duet && s.cpus.size() != 2)
@@ -75,6 +70,14 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
 }
 
 }  // namespace
+
+void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& o, int min_rounds) {
+  if (o.max_rounds || o.max_time_s) return;
+  s.min_rounds = o.min_rounds.value_or(min_rounds);
+  s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
+  s.max_rounds = s.looks.back();
+  s.look_budget_s = kAbLookBudgetSeconds;
+}
 
 std::string ab_workdir(const RunOptions& o) {
   namespace fs = std::filesystem;

@@ -21,6 +21,10 @@ struct AbPair {
 // --isolate (a fresh folder per sample). Throws UsageError when DIR is not a folder.
 std::string ab_workdir(const RunOptions& options);
 
+// ab's time-budgeted rounds when neither --max-rounds nor --max-time is given: looks doubling
+// from `min_rounds` (default 10) while they fit 50 s (stats::BudgetedLooks). Also `perfgate gbench`'s.
+void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& options, int min_rounds = 10);
+
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
 RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& options);

@@ -4,6 +4,7 @@
 #include "common/errors.hpp"
 #include "common/git_probe.hpp"
 #include "common/program_path.hpp"
+#include "plan/gbench_plan.hpp"
 
 namespace perfgate::plan {
 
@@ -40,7 +41,7 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
   std::vector<ScenarioPlan> kept;
   for (auto& sp : rp.scenarios) {
     const auto& m = sp.manifest;
-    if (m.kind != catalog::ScenarioKind::Batch) {
+    if (m.kind != catalog::ScenarioKind::Batch && m.kind != catalog::ScenarioKind::Gbench) {
       notes.push_back(m.name + ": skipped: --against compares batch scenarios (this one is " +
                       std::string(name_of(m.kind)) + ")");
       continue;
@@ -60,6 +61,15 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
       resolved = resolve_program(prog.string());
     } catch (const UsageError& e) {
       throw UsageError(om->file.string() + ": program: " + e.what() + " (is the other build built?)");
+    }
+    if (m.kind == catalog::ScenarioKind::Gbench) {  // two binaries, compared by their X/after benchmarks
+      plan_gbench_against(sp, resolved);
+      sp.variants.front().label = "other build's after";
+      sp.variants.back().label = "this build's after";
+      sp.claims.clear();
+      sp.policy = o.policy.value_or(catalog::Policy::NoRegress);
+      kept.push_back(std::move(sp));
+      continue;
     }
     catalog::Variant before = om->variant("after"), after = m.variant("after");
     before.name = "before";

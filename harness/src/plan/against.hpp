@@ -3,7 +3,8 @@
 // build's after", and this build's AFTER stays `after`: same fixture (seeded by this build),
 // same params, paired and interleaved in rounds like any BEFORE/AFTER. Sweep variants and
 // claims are dropped (they are about this build's BEFORE); the policy is no-regress unless
-// --policy says otherwise.
+// --policy says otherwise. A gbench scenario becomes a pair of binaries (plan/gbench_plan.hpp):
+// the other build's and this build's, compared by the X/after benchmarks both list.
 #pragma once
 
 #include <filesystem>
@@ -20,8 +21,9 @@ namespace perfgate::plan {
 // --prebuilt) when none is there.
 std::filesystem::path other_build_catalog(const std::filesystem::path& dir, const std::string& flag = "--against");
 
-// Rewrites `plan` for the comparison; scenarios that cannot be compared (service and gbench
-// kinds, a scenario the other build does not have) are removed with a line in `notes`.
+// Rewrites `plan` for the comparison; scenarios that cannot be compared (service scenarios, a
+// scenario the other build does not have) are removed with a line in `notes`. A gbench pair's
+// benchmarks are listed after this (suite/gbench_pairs.hpp).
 // Returns what the results record under run.against.
 nlohmann::json apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes);
 

@@ -60,7 +60,19 @@ struct ScenarioPlan {
   // ab --mask, --check (run/output_mask.hpp, run/output_check.hpp): how two outputs are compared.
   std::vector<std::string> output_masks;
   std::vector<std::string> output_check;  // argv of the user's comparison; empty: the digests must be equal
+  // Two Google Benchmark binaries (`perfgate gbench`, a gbench scenario under --against):
+  // before_argv and after_argv, each run once per round. gbench_benchmarks are those both run
+  // (one gated metric each, plan/gbench_plan.hpp); gbench_only, per variant, those only one has.
+  bool gbench_pair = false;
+  bool gbench_after_only = false;  // --against: only the X/after benchmarks of a gbench scenario
+  std::vector<std::string> gbench_benchmarks;
+  std::map<std::string, std::vector<std::string>> gbench_only;
 };
+
+// The user's own commands (`ab`, `perfgate gbench`), not a catalog's scenario: they run in the
+// caller's folder, compare with a baseline only when --baseline is given, and re-run by the same
+// command line.
+inline bool users_commands(const ScenarioPlan& s) { return s.ab || (s.gbench_pair && s.manifest.file.empty()); }
 
 struct RunPlan {
   std::vector<ScenarioPlan> scenarios;

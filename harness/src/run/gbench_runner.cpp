@@ -1,9 +1,11 @@
 #include "run/gbench_runner.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
 
+#include "catalog/gbench_names.hpp"
 #include "common/errors.hpp"
 #include "measure/cgroup.hpp"
 #include "run/child.hpp"
@@ -30,35 +32,7 @@ double ns_per(const std::string& unit) {
   throw RunError("Google Benchmark output: unknown time_unit '" + unit + "'");
 }
 
-// "BM_Sum/before/repeats:10" → ("BM_Sum", "before"); "" when it is not a before/after benchmark.
-std::pair<std::string, std::string> split_name(std::string name) {
-  auto ends_with_option = [](const std::string& part) {
-    for (const char* p : {"repeats:", "min_time:", "min_warmup_time:", "iterations:", "threads:"})
-      if (part.rfind(p, 0) == 0) return true;
-    return part == "real_time" || part == "process_time" || part == "manual_time";
-  };
-  while (true) {
-    auto slash = name.rfind('/');
-    if (slash == std::string::npos || !ends_with_option(name.substr(slash + 1))) break;
-    name.resize(slash);
-  }
-  auto slash = name.rfind('/');
-  if (slash == std::string::npos) return {"", ""};
-  std::string side = name.substr(slash + 1);
-  if (side != "before" && side != "after") return {"", ""};
-  return {name.substr(0, slash), side};
-}
-
-}  // namespace
-
-GbenchRun pair_gbench_output(const json& doc) {
-  GbenchRun g;
-  // base → side → repetition values
-  struct Rep {
-    double real_ns = 0, cpu_ns = 0;
-    std::map<std::string, double> counters;
-  };
-  std::map<std::string, std::map<std::string, std::vector<Rep>>> by;
+GbenchFigures figures_of(const json& b) {
   static const std::set<std::string> known = {"name",
                                               "family_index",
                                               "per_family_instance_index",
@@ -76,23 +50,61 @@ GbenchRun pair_gbench_output(const json& doc) {
                                               "label",
                                               "error_occurred",
                                               "error_message"};
+  const double k = ns_per(b.value("time_unit", "ns"));
+  GbenchFigures f;
+  f.real_ns = b.value("real_time", 0.0) * k;
+  f.cpu_ns = b.value("cpu_time", 0.0) * k;
+  for (const auto& [key, v] : b.items())
+    if (!known.count(key) && v.is_number()) f.counters[key] = v.get<double>();
+  return f;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<GbenchFigures>>> gbench_figures(const json& doc) {
+  std::vector<std::pair<std::string, std::vector<GbenchFigures>>> out;
+  std::map<std::string, GbenchFigures> medians;  // aggregates, used where there is no iteration entry
+  auto slot = [&out](const std::string& name) -> std::vector<GbenchFigures>& {
+    for (auto& [n, reps] : out)
+      if (n == name) return reps;
+    return out.emplace_back(name, std::vector<GbenchFigures>{}).second;
+  };
   for (const auto& b : doc.value("benchmarks", json::array())) {
-    if (b.value("run_type", "iteration") != "iteration") continue;
     const std::string name = b.value("run_name", b.value("name", ""));
     if (b.value("error_occurred", false))
       throw RunError("Google Benchmark: " + name + " failed: " + b.value("error_message", "error"));
-    auto [base, side] = split_name(name);
+    const std::string type = b.value("run_type", "iteration");
+    if (type == "iteration")
+      slot(name).push_back(figures_of(b));
+    else if (type == "aggregate" && b.value("aggregate_name", "") == "median" && b.value("aggregate_unit", "time") == "time")
+      medians[name] = figures_of(b);
+  }
+  for (const auto& [name, f] : medians)
+    if (auto& reps = slot(name); reps.empty()) reps.push_back(f);
+  return out;
+}
+
+void add_gbench_metrics(Sample& s, const std::string& name, const GbenchFigures& f) {
+  s.metrics[name + ":real_time"] = {f.real_ns, "ns", Better::Lower, "gbench"};
+  s.metrics[name + ":cpu_time"] = {f.cpu_ns, "ns", Better::Lower, "gbench"};
+  for (const auto& [counter, v] : f.counters)
+    s.metrics[name + ":" + counter] = {v, counter_unit(counter), Better::Higher, "gbench-counter"};
+}
+
+GbenchRun pair_gbench_output(const json& doc) {
+  GbenchRun g;
+  // base → side → repetition values
+  std::map<std::string, std::map<std::string, std::vector<GbenchFigures>>> by;
+  std::map<std::string, std::string> time_of;  // base → the time its benchmarks are measured by
+  for (auto& [name, reps] : gbench_figures(doc)) {
+    auto [base, side] = catalog::split_gbench_pair_name(name);
     if (base.empty()) {
       g.notes.push_back("gbench: " + name + " is not named X/before or X/after; not used");
       continue;
     }
-    const double k = ns_per(b.value("time_unit", "ns"));
-    Rep r;
-    r.real_ns = b.value("real_time", 0.0) * k;
-    r.cpu_ns = b.value("cpu_time", 0.0) * k;
-    for (const auto& [key, v] : b.items())
-      if (!known.count(key) && v.is_number()) r.counters[key] = v.get<double>();
-    by[base][side].push_back(r);
+    time_of[base] = catalog::gbench_time_metric(name);
+    auto& to = by[base][side];
+    to.insert(to.end(), reps.begin(), reps.end());
   }
   std::vector<std::string> pairs;
   std::size_t rounds = SIZE_MAX;
@@ -106,7 +118,6 @@ GbenchRun pair_gbench_output(const json& doc) {
     rounds = std::min({rounds, sides.at("before").size(), sides.at("after").size()});
   }
   if (pairs.empty()) throw RunError("Google Benchmark: no pair of benchmarks named X/before and X/after in the output");
-  const bool several = pairs.size() > 1;
   for (std::size_t i = 0; i < rounds; ++i) {
     int order = 0;
     for (const std::string side : {"before", "after"}) {
@@ -115,24 +126,11 @@ GbenchRun pair_gbench_output(const json& doc) {
       s.variant = side;
       s.order = order++;
       s.digest = "gbench";
-      double real = 0, cpu = 0;
-      for (const auto& base : pairs) {
-        const Rep& r = by[base][side][i];
-        real += r.real_ns;
-        cpu += r.cpu_ns;
-        const std::string prefix = several ? base + ":" : "";
-        if (several) {
-          s.metrics[prefix + "real_time"] = {r.real_ns, "ns", Better::Lower, "gbench"};
-          s.metrics[prefix + "cpu_time"] = {r.cpu_ns, "ns", Better::Lower, "gbench"};
-        }
-        for (const auto& [name, v] : r.counters)
-          s.metrics[prefix + name] = {v, counter_unit(name), Better::Higher, "gbench-counter"};
-      }
-      s.metrics["real_time"] = {real, "ns", Better::Lower, "gbench"};
-      s.metrics["cpu_time"] = {cpu, "ns", Better::Lower, "gbench"};
+      for (const auto& base : pairs) add_gbench_metrics(s, base, by[base][side][i]);
       g.samples.push_back(std::move(s));
     }
   }
+  for (const auto& base : pairs) g.gated.push_back(base + ":" + time_of[base]);
   g.rounds = static_cast<int>(rounds);
   std::string names;
   for (const auto& p : pairs) names += (names.empty() ? "" : ", ") + p;
@@ -149,12 +147,12 @@ GbenchRun pair_gbench_output(const json& doc) {
 
 GbenchBinaryRun run_gbench_binary(const std::string& name, const std::string& program,
                                   const std::vector<std::string>& args, const fs::path& dir,
-                                  const std::vector<int>& cpus, double timeout_s) {
+                                  const std::vector<int>& cpus, double timeout_s, const fs::path& cwd) {
   ChildSpec spec;
   spec.argv = {program, "--benchmark_format=json", "--benchmark_out=" + (dir / "out.json").string(),
                "--benchmark_out_format=json"};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.cwd = dir;
+  spec.cwd = cwd.empty() ? dir : cwd;
   spec.stdout_path = dir / "stdout";
   spec.stderr_path = dir / "stderr";
   spec.cpus = cpus;

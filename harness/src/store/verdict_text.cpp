@@ -1,5 +1,6 @@
 #include "store/verdict_text.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,10 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
   }
   TableLayout layout;
   layout.max_width = kTableWidth;
-  layout.min_width = {10, 9, 12, 0, 0, 0, 0, 12, 0};
+  layout.min_width = {10, 10, 12, 0, 0, 0, 0, 12, 0};
+  // A benchmark's name is the metric (BM_TopWordsSmall:cpu_time): cut in the middle, two of them
+  // read alike, so the other columns give way first, up to 32 characters.
+  for (const auto& row : rows) layout.min_width[2] = std::max(layout.min_width[2], std::min<std::size_t>(display_width(row[2]), 32));
   if (colour)
     layout.paint = [&kinds](std::size_t row, std::size_t column, const std::string& cell) {
       const RowResult r = kinds[row];
@@ -61,6 +65,9 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
     if (s.metric_choice && judged)
       out << wrap_text("(" + s.name + ": gated " + s.metric_choice->metric + " — " + s.metric_choice->why + ")",
                        kTableWidth, "   ");
+    // What the run warns about beside its verdicts (a benchmark one binary lacks, CPU scaling).
+    for (const auto& note : s.notes)
+      if (note.rfind("warning: ", 0) == 0) out << wrap_text("(" + s.name + ": " + note + ")", kTableWidth, "   ");
     // Absolute figures moved on the baseline's own host: said, not gated.
     for (const auto& b : s.baseline)
       if (b.compared && b.absolute_compared && b.absolute_verdict == "worse")

@@ -71,7 +71,7 @@ std::filesystem::path common_baseline_path(const std::vector<model::ResultsDoc>&
 
 std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o) {
   if (o.baseline_path == "none" || !o.against_dir.empty()) return std::nullopt;
-  const bool ab = !rp.scenarios.empty() && rp.scenarios.front().ab;
+  const bool ab = !rp.scenarios.empty() && plan::users_commands(rp.scenarios.front());
   if (ab && !o.baseline_given) return std::nullopt;
   if (!o.baseline_path.empty()) return load_named_baseline(o.baseline_path, "--baseline");
   return store::load_baseline(o.catalog_dir.empty() ? default_baseline_path() : catalog_baseline_path(o.catalog_dir));

@@ -9,7 +9,7 @@ std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan, c
   auto script = run::SampleScript::load(options.debug_samples);
   for (const auto& sp : plan.scenarios) {
     const catalog::ScenarioKind kind = sp.manifest.kind;
-    if (kind != catalog::ScenarioKind::Batch && kind != catalog::ScenarioKind::Ab)
+    if (kind != catalog::ScenarioKind::Batch && kind != catalog::ScenarioKind::Ab && !sp.gbench_pair)
       throw UsageError("--debug-samples: scenario " + sp.manifest.name + " is a " + std::string(name_of(kind)) +
                        " scenario; only batch and ab samples (one child each) can be scripted");
     for (const auto& v : sp.variants)

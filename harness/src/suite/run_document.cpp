@@ -24,7 +24,7 @@ std::vector<std::string> reproduce_argv(const std::vector<std::string>& argv, st
 }
 
 std::string scenario_reproduce(const std::vector<std::string>& argv, const plan::ScenarioPlan& sp) {
-  if (sp.ab) return join_command(argv);
+  if (plan::users_commands(sp)) return join_command(argv);
   std::vector<std::string> out;
   bool named = false;
   for (std::size_t i = 0; i < argv.size(); ++i) {
@@ -53,7 +53,7 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
 
 std::filesystem::path subject_dir(const plan::RunPlan& rp, const plan::RunOptions& o) {
   // ab's commands are the user's, run in the folder AFTER runs in (the caller's by default).
-  if (!rp.scenarios.empty() && rp.scenarios.front().ab) {
+  if (!rp.scenarios.empty() && plan::users_commands(rp.scenarios.front())) {
     const auto& dirs = rp.scenarios.front().workdir;
     return dirs.count("after") ? std::filesystem::path(dirs.at("after")) : std::filesystem::current_path();
   }

@@ -1,9 +1,11 @@
 // Google Benchmark in a scenario: as the scenario itself (kind gbench, run/gbench_runner.hpp),
+// as two binaries compared benchmark by benchmark (`perfgate gbench`, run/gbench_sample.hpp),
 // or as microbenchmarks a manifest names (service.gbench) run once after the rounds.
-#include <sstream>
-
+#include "plan/gbench_plan.hpp"
 #include "run/gbench_runner.hpp"
+#include "run/gbench_sample.hpp"
 #include "store/results_codec.hpp"
+#include "suite/gbench_pairs.hpp"
 #include "suite/scenario_run.hpp"
 
 namespace perfgate::suite {
@@ -11,24 +13,15 @@ namespace perfgate::suite {
 namespace {
 
 // The profile's params as the runner's flags: repetitions (at least 2, default the profile's
-// min_rounds), min_time (seconds, or Google Benchmark's "0.5s"), filter.
+// min_rounds), min_time, filter.
 run::GbenchSpec gbench_spec(const plan::ScenarioPlan& sp) {
   run::GbenchSpec g;
   g.scenario = sp.manifest.name;
   g.program = sp.program;
-  const json& r = sp.params.value("repetitions", json());
-  g.repetitions = r.is_number_integer() && r.get<int>() >= 2 ? r.get<int>() : sp.min_rounds;
-  if (sp.params.contains("min_time")) {
-    const json& t = sp.params["min_time"];
-    std::ostringstream v;
-    if (t.is_string())
-      v << t.get<std::string>();
-    else
-      v << t.get<double>();
-    g.min_time = v.str();
-  }
-  if (sp.params.contains("filter") && sp.params["filter"].is_string())
-    g.filter = sp.params["filter"].get<std::string>();
+  const plan::GbenchParams p = plan::gbench_params(sp.params);
+  g.repetitions = p.repetitions.value_or(sp.min_rounds);
+  g.min_time = p.min_time;
+  g.filter = p.filter;
   for (const auto& v : sp.variants)
     if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
       g.extra_args.insert(g.extra_args.end(), it->second.begin(), it->second.end());
@@ -46,6 +39,7 @@ void ScenarioRun::run_gbench_kind() {
   try {
     status.update(prefix() + "Google Benchmark, " + std::to_string(spec.repetitions) + " repetitions");
     g = run::run_gbench(spec, run_dir);
+    gbench_gated = std::set<std::string>(g.gated.begin(), g.gated.end());
     outcome.samples = g.samples;
     outcome.rounds = g.rounds;
     outcome.stop = run::StopReason::plain(run::StopKind::Repetitions);
@@ -61,6 +55,57 @@ void ScenarioRun::run_gbench_kind() {
   result.notes.insert(result.notes.end(), g.notes.begin(), g.notes.end());
   analyse();
   if (!g.context.is_null()) result.extra->gbench_context = g.context;
+}
+
+std::function<run::Sample(const std::string&, int, bool, int, int)> ScenarioRun::gbench_sampler() const {
+  run::GbenchSampling g;
+  g.scenario = sp.manifest.name;
+  g.argv = {{"before", sp.before_argv}, {"after", sp.after_argv}};
+  g.workdir = sp.workdir;
+  g.benchmarks = sp.gbench_benchmarks;
+  g.cpus = sp.cpus;
+  g.timeout_s = sp.timeout_s;
+  return [this, g](const std::string& variant, int round, bool warmup, int order, int serial) {
+    return run::take_gbench_sample(g, variant, round, warmup, order, serial, run_dir);
+  };
+}
+
+// Google Benchmark reports no digest of the work: the gate says which benchmarks were paired and
+// which only one binary has; equal work per benchmark is the benchmark code's to ensure.
+model::GateResult ScenarioRun::gbench_pair_gate() const {
+  model::GateResult g{model::GateKind::Equivalence, "same benchmarks"};
+  g.passed = true;
+  std::string names;
+  for (const auto& b : sp.gbench_benchmarks) names += (names.empty() ? "" : ", ") + b;
+  g.detail = std::to_string(sp.gbench_benchmarks.size()) + " benchmark(s) in both binaries, paired by name: " + names;
+  for (const auto& [variant, only] : sp.gbench_only)
+    g.detail += "; only in " + variant + " (not compared): " + std::to_string(only.size());
+  g.detail += ". Google Benchmark reports no digest of the work, so equal work is the benchmark code's responsibility";
+  return g;
+}
+
+// What a reader must know beside the verdicts: benchmarks one binary lacks, and the two
+// binaries' contexts where they differ or where Google Benchmark itself warns (CPU scaling).
+void ScenarioRun::note_gbench_pair() {
+  for (auto& line : gbench_only_lines(sp)) result.notes.push_back(std::move(line));
+  std::map<std::string, json> context;  // variant → its first measured sample's
+  for (const auto& s : outcome.samples)
+    if (!s.warmup && s.extra.contains("gbench_context") && !context.count(s.variant))
+      context[s.variant] = s.extra["gbench_context"];
+  if (!context.count("before") || !context.count("after")) return;
+  const json &b = context["before"], &a = context["after"];
+  const std::string build_b = b.value("library_build_type", "?"), build_a = a.value("library_build_type", "?");
+  if (build_b != build_a)
+    result.notes.push_back("warning: the binaries' libbenchmark builds differ (before " + build_b + ", after " +
+                           build_a + "): a debug library adds its own overhead to every iteration of one side");
+  else if (build_b == "debug")
+    result.notes.push_back("both binaries report libbenchmark's library_build_type debug (Debian's package is "
+                           "built so): the library's overhead is the same on both sides");
+  for (const auto& [variant, c] : context)
+    if (c.value("cpu_scaling_enabled", false))
+      result.notes.push_back("warning: " + variant +
+                             ": Google Benchmark found CPU frequency scaling enabled: figures move with the clock "
+                             "(the interleaved rounds spread it over both sides; a fixed governor steadies them)");
 }
 
 // The manifest's service.gbench binary, once after the rounds; its JSON kept in extra.gbench

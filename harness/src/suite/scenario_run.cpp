@@ -62,9 +62,9 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
   for (const auto& v : sp.variants) {
     run::VariantCommand c;
     c.name = v.name;
-    if (sp.ab) {
+    if (sp.ab || sp.gbench_pair) {
       c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
-      c.digest_stdout = true;
+      c.digest_stdout = sp.ab;
       c.masks = sp.output_masks;
     } else {
       // --against: the other build's program runs its own `after` as our `before`.
@@ -105,6 +105,13 @@ std::vector<gate::VariantPair> ScenarioRun::pairs() const {
 // placeholder in gated_metrics, so the Holm family is unchanged).
 static std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples) {
   return sp.choose_metric ? std::set<std::string>{gate::choose_ab_metric(samples).metric} : sp.gated_metrics;
+}
+
+// The metrics the policy judges: one per benchmark of a Google Benchmark scenario, else the primary.
+std::vector<std::string> ScenarioRun::gated_metrics() const {
+  if (gbench_gated) return {gbench_gated->begin(), gbench_gated->end()};
+  if (sp.gbench_pair) return {sp.gated_metrics.begin(), sp.gated_metrics.end()};
+  return {result.primary_metric.empty() ? sp.manifest.primary_metric : result.primary_metric};
 }
 
 bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const {
@@ -151,7 +158,7 @@ void ScenarioRun::execute() {
   describe();
   prepare_fixture();
   result.fixture = fixture ? fixture->to_json() : json();
-  if (sp.manifest.kind == catalog::ScenarioKind::Gbench)
+  if (sp.manifest.kind == catalog::ScenarioKind::Gbench && !sp.gbench_pair)
     run_gbench_kind();
   else
     run_rounds();
@@ -211,6 +218,7 @@ void ScenarioRun::run_rounds() {
       return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
     };
   }
+  if (sp.gbench_pair) hooks.take_sample = gbench_sampler();
   if (script) {
     hooks.take_sample = scripted_sampler(*script, sp, equivalence);
     result.notes.push_back("samples scripted by --debug-samples " + script->file().string() +
@@ -218,6 +226,7 @@ void ScenarioRun::run_rounds() {
   }
   auto gates_now = [&]() -> std::vector<model::GateResult> {
     if (phased) return phased->gates();
+    if (sp.gbench_pair) return {gbench_pair_gate()};
     return {m.kind == catalog::ScenarioKind::Service ? responses.result() : equivalence.result()};
   };
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
@@ -286,6 +295,7 @@ void ScenarioRun::run_rounds() {
     std::cerr << "perfgate: warning: " << m.name << ": " << w << "\n";
     result.notes.push_back("warning: " + w);
   }
+  if (sp.gbench_pair) note_gbench_pair();
   analyse();
   run_microbenchmarks();
 }
@@ -328,7 +338,8 @@ void ScenarioRun::analyse() {
   // Per variant: what its CPUs lost to the hypervisor and how much of the wall noise that was.
   result.steal.emplace();
   for (const auto& v : sp.variants) (*result.steal)[v.name] = run::summarise_steal(outcome.samples, v.name);
-  result.comparisons = gate::compare_samples(outcome.samples, pairs(), gated_for(sp, outcome.samples), rp.seed);
+  result.comparisons = gate::compare_samples(outcome.samples, pairs(),
+                                             gbench_gated ? *gbench_gated : gated_for(sp, outcome.samples), rp.seed);
   for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
     result.notes.push_back(std::move(note));
   // A run that measured nothing chose nothing: no line saying why a metric was gated.
@@ -373,9 +384,12 @@ const model::Comparison* ScenarioRun::find(const std::string& variant, const std
 void ScenarioRun::finalise() {
   if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
   const std::string primary = result.primary_metric.empty() ? sp.manifest.primary_metric : result.primary_metric;
-  const model::GateResult g = gate::policy_gate(find("after", primary), primary, sp.policy);
-  result.gates.push_back(g);
-  bool ok = !g.failed();
+  bool ok = true;
+  for (const auto& metric : gated_metrics()) {  // one per benchmark of a Google Benchmark scenario
+    const model::GateResult g = gate::policy_gate(find("after", metric), metric, sp.policy);
+    result.gates.push_back(g);
+    ok = ok && !g.failed();
+  }
   // Whatever is gated, the guard metric (wall time) must not regress beyond its noise.
   // A guard metric this kind of scenario does not measure (a gbench binary has no wall_ms) is
   // a note, not a gate: a gate that checked nothing must not read as a pass.

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,7 @@ struct ScenarioRun {
   void describe();  // what the scenario is, from its plan and manifest
   std::vector<run::VariantCommand> commands() const;
   std::vector<gate::VariantPair> pairs() const;
+  std::vector<std::string> gated_metrics() const;
   bool clear_at_look(const std::vector<run::Sample>& measured) const;
   std::string estimate(const std::vector<run::Sample>& samples) const;
   // The rounds stopped: by an error (recorded; the scenario exits with its code) or by an
@@ -78,6 +81,13 @@ struct ScenarioRun {
   // suite/scenario_gbench.cpp
   void run_gbench_kind();
   void run_microbenchmarks();
+  // A Google Benchmark pair (sp.gbench_pair): one run of a binary per sample, the "same
+  // benchmarks" gate, and what the two binaries' contexts and lists say.
+  std::function<run::Sample(const std::string&, int, bool, int, int)> gbench_sampler() const;
+  model::GateResult gbench_pair_gate() const;
+  void note_gbench_pair();
+  // The gbench kind's gated metrics, one per X/before–X/after pair, known once the binary ran.
+  std::optional<std::set<std::string>> gbench_gated;
 };
 
 }  // namespace perfgate::suite

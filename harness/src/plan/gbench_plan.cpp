@@ -1,0 +1,190 @@
+#include "plan/gbench_plan.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "catalog/gbench_names.hpp"
+#include "common/errors.hpp"
+#include "common/program_path.hpp"
+#include "plan/ab_plan.hpp"
+
+namespace perfgate::plan {
+
+namespace {
+
+bool is_flag(const std::string& arg, const std::string& flag) {
+  return arg == flag || arg.rfind(flag + "=", 0) == 0;
+}
+
+// The binary as the folder it runs in sees it (as `ab` resolves argv[0]).
+std::string binary(const std::string& program, const std::string& workdir) {
+  namespace fs = std::filesystem;
+  const bool relative_path = program.find('/') != std::string::npos && fs::path(program).is_relative();
+  const std::string path = relative_path && !workdir.empty() ? (fs::path(workdir) / program).string() : program;
+  try {
+    return resolve_program(path);
+  } catch (const UsageError& e) {
+    throw UsageError("gbench: " + program + (workdir.empty() ? "" : " (in " + workdir + ")") + ": " + e.what());
+  }
+}
+
+void set_filter(std::vector<std::string>& argv, const std::string& regex) {
+  for (auto& a : argv)
+    if (is_flag(a, "--benchmark_filter")) {
+      a = "--benchmark_filter=" + regex;
+      return;
+    }
+  argv.insert(argv.begin() + 1, "--benchmark_filter=" + regex);
+}
+
+}  // namespace
+
+std::string exact_regex(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (std::string(".^$|()[]{}*+?\\").find(c) != std::string::npos) out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+GbenchParams gbench_params(const json& params) {
+  GbenchParams g;
+  const json& r = params.value("repetitions", json());
+  if (r.is_number_integer() && r.get<int>() >= 2) g.repetitions = r.get<int>();
+  if (params.contains("min_time")) {
+    const json& t = params["min_time"];
+    std::ostringstream v;
+    if (t.is_string())
+      v << t.get<std::string>();
+    else
+      v << t.get<double>();
+    g.min_time = v.str();
+  }
+  if (params.contains("filter") && params["filter"].is_string()) g.filter = params["filter"].get<std::string>();
+  return g;
+}
+
+void plan_gbench_against(ScenarioPlan& s, const std::string& other_program) {
+  const GbenchParams p = gbench_params(s.params);
+  std::vector<std::string> flags = {"--benchmark_repetitions=1",
+                                    "--benchmark_min_time=" + p.min_time.value_or(kGbenchMinTime)};
+  if (p.filter) flags.insert(flags.begin(), "--benchmark_filter=" + *p.filter);
+  s.before_argv = {other_program};
+  s.after_argv = {s.program};
+  for (const auto& v : s.variants)  // --scenario-arg VARIANT=ARG: appended to both, as the kind does
+    if (auto it = s.extra_args.find(v.name); it != s.extra_args.end()) flags.insert(flags.end(), it->second.begin(), it->second.end());
+  s.extra_args.clear();
+  s.before_argv.insert(s.before_argv.end(), flags.begin(), flags.end());
+  s.after_argv.insert(s.after_argv.end(), flags.begin(), flags.end());
+  s.gbench_pair = true;
+  s.gbench_after_only = true;
+  s.manifest.guard.metric = "none";
+  s.warmup = std::max(s.warmup, 1);
+}
+
+RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o) {
+  std::string filter = g.filter;
+  std::vector<std::string> args;
+  bool repetitions = false, min_time = false;
+  for (const auto& a : g.args) {
+    for (const char* owned : {"--benchmark_out", "--benchmark_out_format", "--benchmark_list_tests"})
+      if (is_flag(a, owned))
+        throw UsageError("gbench: " + a + ": perfgate runs the binaries with " + owned +
+                         " itself (it reads their JSON); --export-gbench FILE writes the results in Google "
+                         "Benchmark's format");
+    if (is_flag(a, "--benchmark_filter")) {
+      if (!filter.empty()) throw UsageError("gbench: --filter and " + a + ": give one filter");
+      filter = a.substr(a.find('=') == std::string::npos ? a.size() : a.find('=') + 1);
+      continue;
+    }
+    repetitions = repetitions || is_flag(a, "--benchmark_repetitions");
+    min_time = min_time || is_flag(a, "--benchmark_min_time");
+    args.push_back(a);
+  }
+  RunPlan rp = plan_nothing(o);
+  ScenarioPlan s;
+  s.manifest.name = g.name;
+  s.manifest.title = g.name;
+  s.manifest.kind = catalog::ScenarioKind::Gbench;
+  s.manifest.program = g.after;
+  s.manifest.policy = catalog::Policy::NoRegress;
+  s.manifest.primary_metric = "cpu_time";
+  s.manifest.guard.metric = "none";  // a benchmark runs for a fixed time: the process's wall says nothing
+  catalog::Variant before, after;
+  before.name = "before";
+  before.label = g.before;
+  after.name = "after";
+  after.label = g.after;
+  after.compare_to = "before";
+  s.variants = {before, after};
+  s.manifest.variants = s.variants;
+  s.profile = "gbench";
+  s.policy = o.policy.value_or(catalog::Policy::NoRegress);
+  apply_rounds(s, nullptr, o);
+  apply_budgeted_rounds(s, o);
+  s.cpus = o.cpus ? *o.cpus : choose_cpus("1");
+  s.gbench_pair = true;
+  const std::string workdir = ab_workdir(o);
+  if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
+  std::vector<std::string> common;
+  if (!filter.empty()) common.push_back("--benchmark_filter=" + filter);
+  if (!repetitions) common.push_back("--benchmark_repetitions=1");
+  if (!min_time) common.push_back(std::string("--benchmark_min_time=") + kGbenchMinTime);
+  common.insert(common.end(), args.begin(), args.end());
+  s.before_argv = {binary(g.before, workdir)};
+  s.after_argv = {binary(g.after, workdir)};
+  s.before_argv.insert(s.before_argv.end(), common.begin(), common.end());
+  s.after_argv.insert(s.after_argv.end(), common.begin(), common.end());
+  s.params = {{"before", g.before}, {"after", g.after}, {"args", g.args}};
+  if (!filter.empty()) s.params["filter"] = filter;
+  rp.scenarios.push_back(std::move(s));
+  finish_plan(rp, o);
+  return rp;
+}
+
+void set_gbench_benchmarks(RunPlan& rp, ScenarioPlan& s, const std::vector<std::string>& listed_before,
+                           const std::vector<std::string>& listed_after, const RunOptions& o) {
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  // --against a gbench scenario: its X/after benchmarks, named alike in both builds.
+  auto kept = [&s](const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& n : names)
+      if (!s.gbench_after_only || catalog::split_gbench_pair_name(n).second == "after") out.push_back(n);
+    return out;
+  };
+  const auto before = kept(listed_before), after = kept(listed_after);
+  s.gbench_benchmarks.clear();
+  s.gbench_only.clear();
+  s.gated_metrics.clear();
+  for (const auto& b : after)
+    if (has(before, b) && !has(s.gbench_benchmarks, b)) s.gbench_benchmarks.push_back(b);
+  for (const auto& b : before)
+    if (!has(after, b)) s.gbench_only["before"].push_back(b);
+  for (const auto& b : after)
+    if (!has(before, b)) s.gbench_only["after"].push_back(b);
+  if (s.gbench_benchmarks.empty())
+    throw UsageError("gbench: " + s.manifest.name + ": the two binaries share no benchmark (before lists " +
+                     std::to_string(before.size()) + ", after " + std::to_string(after.size()) +
+                     (before.empty() && after.empty() ? "; is the filter right?" : "; are they the same suite?") + ")");
+  for (const auto& b : s.gbench_benchmarks) s.gated_metrics.insert(b + ":" + catalog::gbench_time_metric(b));
+  const std::size_t n = s.gbench_benchmarks.size();
+  if (listed_before.size() != n || listed_after.size() != n) {  // run only what is compared
+    std::string names;
+    for (const auto& b : s.gbench_benchmarks) names += (names.empty() ? "" : "|") + exact_regex(b);
+    set_filter(s.before_argv, "^(" + names + ")$");
+    set_filter(s.after_argv, "^(" + names + ")$");
+  }
+  finish_plan(rp, o);
+  // The first look where a rank test can reject inside this run's family (at least ab's 10).
+  if (s.look_budget_s > 0 && !o.min_rounds) {
+    const int floor = min_decidable_rounds(rp.alpha, static_cast<int>(s.looks.size()), std::max(1, rp.gated_total));
+    apply_budgeted_rounds(s, o, std::max(10, floor));
+    finish_plan(rp, o);
+  }
+}
+
+}  // namespace perfgate::plan

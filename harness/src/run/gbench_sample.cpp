@@ -1,0 +1,125 @@
+#include "run/gbench_sample.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "common/errors.hpp"
+#include "perfgate/percentile.hpp"
+#include "run/gbench_runner.hpp"
+
+namespace perfgate::run {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+// What failed, with what libbenchmark 1.7.1 users trip on spelled out.
+std::string failure(const GbenchBinaryRun& b) {
+  const ChildResult& r = b.result;
+  std::string why = r.timed_out ? "timed out"
+                    : r.signal  ? "was killed by signal " + std::to_string(r.signal)
+                                : "exited with " + std::to_string(r.exit_code);
+  const std::string tail = tail_of_file(b.stderr_path, 1500);
+  std::string hint;
+  if (tail.find("benchmark_min_time") != std::string::npos)
+    hint = "\n(libbenchmark 1.7 takes --benchmark_min_time in plain seconds, 0.05; 1.8 also takes 0.05s and 100x)";
+  return why + (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail) + hint;
+}
+
+// The median of each figure over a run's repetitions of one benchmark.
+GbenchFigures median_of(const std::vector<GbenchFigures>& reps) {
+  if (reps.size() == 1) return reps.front();
+  auto median = [&](auto get) {
+    std::vector<double> v;
+    for (const auto& r : reps) v.push_back(get(r));
+    return perfgate::percentile(v, 0.5);
+  };
+  GbenchFigures f;
+  f.real_ns = median([](const GbenchFigures& r) { return r.real_ns; });
+  f.cpu_ns = median([](const GbenchFigures& r) { return r.cpu_ns; });
+  for (const auto& [name, v] : reps.front().counters)
+    f.counters[name] = median([&name = name](const GbenchFigures& r) {
+      auto it = r.counters.find(name);
+      return it == r.counters.end() ? 0.0 : it->second;
+    });
+  return f;
+}
+
+}  // namespace
+
+std::vector<std::string> list_gbench_benchmarks(const std::string& scenario, const std::vector<std::string>& argv,
+                                                const fs::path& cwd, const TempDir& dir, double timeout_s) {
+  std::vector<std::string> args(argv.begin() + 1, argv.end());
+  args.push_back("--benchmark_list_tests=true");
+  static int serial = 0;
+  const fs::path out = dir.subdir("gbench-list-" + std::to_string(++serial));
+  GbenchBinaryRun b;
+  try {
+    b = run_gbench_binary(scenario + "-list", argv.at(0), args, out, {}, timeout_s, cwd);
+  } catch (const RunError& e) {
+    throw UsageError(argv.at(0) + ": cannot list its benchmarks: " + e.what());
+  }
+  if (b.result.timed_out || b.result.signal || b.result.exit_code != 0)
+    throw UsageError(joined(argv) + " --benchmark_list_tests=true (in " + cwd.string() + ") " + failure(b));
+  std::vector<std::string> names;
+  std::istringstream in(read_file(out / "stdout"));
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
+}
+
+Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, int round, bool warmup, int order,
+                          int serial, const TempDir& run_dir) {
+  const auto& argv = g.argv.at(variant);
+  const auto wd = g.workdir.find(variant);
+  const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
+  const auto b = run_gbench_binary(g.scenario + "-" + std::to_string(serial), argv.at(0), {argv.begin() + 1, argv.end()},
+                                   dir, g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
+  const std::string what = g.scenario + ", round " + std::to_string(round) + ", " + variant + " (" + argv.at(0) + ")";
+  if (b.result.timed_out || b.result.signal || b.result.exit_code != 0) throw RunError(what + " " + failure(b));
+  if (!b.doc.is_object()) throw RunError(what + " wrote no JSON to --benchmark_out");
+  Sample s;
+  s.round = round;
+  s.variant = variant;
+  s.warmup = warmup;
+  s.order = order;
+  s.digest = "gbench";
+  s.steal_ms = b.result.steal_ms;
+  s.irq_ms = b.result.irq_ms;
+  const auto figures = gbench_figures(b.doc);
+  for (const auto& name : g.benchmarks) {
+    auto it = std::find_if(figures.begin(), figures.end(), [&](const auto& f) { return f.first == name; });
+    if (it == figures.end() || it->second.empty())
+      throw RunError(what + ": " + name + " was listed (--benchmark_list_tests) but is not in its output");
+    add_gbench_metrics(s, name, median_of(it->second));
+  }
+  if (b.doc.contains("context")) s.extra = {{"gbench_context", b.doc["context"]}};
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return s;
+}
+
+bool is_gbench_binary(const fs::path& program) {
+  std::ifstream in(program, std::ios::binary);
+  if (!in) return false;
+  // Strings of the dynamic section or of a statically linked libbenchmark; read in chunks that
+  // overlap by the longest one, so none is split between two reads.
+  static const std::string marks[] = {"libbenchmark.so", "benchmark_list_tests"};
+  constexpr std::size_t chunk = 1 << 20, overlap = 32;
+  std::string buf;
+  std::vector<char> block(chunk);
+  while (in.read(block.data(), chunk) || in.gcount() > 0) {
+    buf.append(block.data(), static_cast<std::size_t>(in.gcount()));
+    for (const auto& m : marks)
+      if (buf.find(m) != std::string::npos) return true;
+    if (buf.size() > overlap) buf.erase(0, buf.size() - overlap);
+  }
+  return false;
+}
+
+}  // namespace perfgate::run

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# What `perfgate gbench` decides where nothing changed, and what code layout alone does, on this
+# machine (docs/gbench.md). Two studies of N runs each (default 20), every run with its own seed:
+#   aa      the same binary against itself (tests/tools/gbench_a): every exit 1 is a false alarm;
+#   layout  gbench_a against gbench_a_pad, the same code behind 40 bytes of padding, so every
+#           function sits at another address: prints each benchmark's ratios and verdicts.
+# Prints counts, seconds per run and the load average before and after. Extra arguments go to
+# every run after `--` (default --benchmark_min_time=0.02, as tests/e2e/test_gbench.py).
+#   scripts/gbench-aa.sh [N] [ARGS for the binaries...]
+#   STUDY=aa|layout scripts/gbench-aa.sh [N]
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+n="${1:-20}"; shift || true
+args=("$@"); ((${#args[@]})) || args=(--benchmark_min_time=0.02)
+part="${STUDY:-all}"
+pg="$root/build/bin/perfgate"; tools="$root/build/tests/tools"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+trap 'exit 130' INT TERM
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# study NAME BEFORE AFTER: N runs; prints the exit codes counted, seconds per run, and per
+# benchmark the range of ratios and the verdicts.
+study() {
+  local name="$1" before="$2" after="$3" start end i rc
+  local -A codes=()
+  start=$(date +%s.%N)
+  for i in $(seq 1 "$n"); do
+    "$pg" gbench --quiet --seed "$i" --before "$before" --after "$after" --json "$out/$name-$i.json" \
+      -- "${args[@]}" >/dev/null 2>"$out/$name-$i.err"
+    rc=$?
+    codes[$rc]=$(( ${codes[$rc]:-0} + 1 ))
+    [ "$rc" -gt 1 ] && echo "$name run $i exited $rc: $(tail -1 "$out/$name-$i.err")" >&2
+  done
+  end=$(date +%s.%N)
+  local summary=""
+  for rc in "${!codes[@]}"; do summary+=" exit $rc: ${codes[$rc]}/$n;"; done
+  printf '%-7s%s %.1f s per run\n' "$name" "$summary" "$(echo "($end - $start) / $n" | bc -l)"
+  /usr/bin/python3 - "$out" "$name" <<'PY'
+import json, pathlib, sys
+out, name = pathlib.Path(sys.argv[1]), sys.argv[2]
+by = {}
+for f in sorted(out.glob(f"{name}-*.json")):
+    for c in json.loads(f.read_text())["scenarios"][0]["comparisons"]:
+        if c["gated"]:
+            by.setdefault(c["metric"], []).append((c["ratio"], c["verdict"]))
+for metric, runs in by.items():
+    ratios = sorted(r for r, _ in runs)
+    verdicts = {v: sum(1 for _, x in runs if x == v) for v in ("worse", "better", "no significant change")}
+    print(f"  {metric:22} ratio median {ratios[len(ratios) // 2]:.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}]  "
+          f"worse {verdicts['worse']}, better {verdicts['better']}, no change {verdicts['no significant change']}")
+PY
+}
+
+[[ $part == all || $part == aa ]] && study aa "$tools/gbench_a" "$tools/gbench_a"
+[[ $part == all || $part == layout ]] && study layout "$tools/gbench_a" "$tools/gbench_a_pad"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
