@@ -2,7 +2,8 @@
 # What `perfgate gbench` decides where nothing changed, and what code layout alone does, on this
 # machine (docs/gbench.md). Two studies of N runs each (default 20), every run with its own seed:
 #   aa      the same binary against itself (tests/tools/gbench_a): every exit 1 is a false alarm;
-#   layout  gbench_a against gbench_a_pad, the same code behind 40 bytes of padding, so every
+#   layout  gbench_layout against gbench_layout_pad: a's code built without its 64-byte alignment,
+#           and the same behind 40 bytes of padding, so every
 #           function sits at another address: prints each benchmark's ratios and verdicts.
 # Prints counts, seconds per run and the load average before and after. Extra arguments go to
 # every run after `--` (default --benchmark_min_time=0.02, as tests/e2e/test_gbench.py).
@@ -53,5 +54,5 @@ PY
 }
 
 [[ $part == all || $part == aa ]] && study aa "$tools/gbench_a" "$tools/gbench_a"
-[[ $part == all || $part == layout ]] && study layout "$tools/gbench_a" "$tools/gbench_a_pad"
+[[ $part == all || $part == layout ]] && study layout "$tools/gbench_layout" "$tools/gbench_layout_pad"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
