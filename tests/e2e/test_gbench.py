@@ -63,7 +63,7 @@ def test_one_slower_benchmark_fails_the_run_and_is_named(a_against_b, validate):
     # Each round ran both binaries in the caller's folder, pinned; each binary's context is kept.
     assert s["workdirs"] == {"before": str(tmp), "after": str(tmp)}
     assert "--benchmark_min_time=0.02" in s["commands"]["after"]
-    assert s["extra"]["variants"]["after"]["gbench_context"]["num_cpus"] >= 1
+    assert s["extra"]["after"]["gbench_context"]["num_cpus"] >= 1
 
 
 def test_the_table_and_the_report_show_every_benchmark(a_against_b, perfgate):

@@ -88,6 +88,8 @@ model::GateResult ScenarioRun::gbench_pair_gate() const {
 // binaries' contexts where they differ or where Google Benchmark itself warns (CPU scaling).
 void ScenarioRun::note_gbench_pair() {
   for (auto& line : gbench_only_lines(sp)) result.notes.push_back(std::move(line));
+  // Each variant's context reaches the results as extra.VARIANT.gbench_context (analyse keeps
+  // the last measured sample's extra); the samples' own extra is not written.
   std::map<std::string, json> context;  // variant → its first measured sample's
   for (const auto& s : outcome.samples)
     if (!s.warmup && s.extra.contains("gbench_context") && !context.count(s.variant))
