@@ -33,7 +33,7 @@ def test_gbench_kind_pairs_before_and_after_repetitions(perfgate, tmp_path, vali
     assert "--benchmark_repetitions=8" in s["commands"]["gbench"]
     assert len([x for x in s["samples"] if x["variant"] == "after"]) == 8
     c = [c for c in s["comparisons"] if c["gated"]][0]
-    assert c["metric"] == "cpu_time" and c["unit"] == "ns" and c["verdict"] == "better" and c["ratio"] < 0.9
+    assert c["metric"] == "BM_Sum:cpu_time" and c["unit"] == "ns" and c["verdict"] == "better" and c["ratio"] < 0.9
     assert [g["passed"] for g in s["gates"]] == [True, True]
     assert s["extra"]["gbench_context"]["num_cpus"] >= 1
 

@@ -340,6 +340,11 @@ void ScenarioRun::analyse() {
   for (const auto& v : sp.variants) (*result.steal)[v.name] = run::summarise_steal(outcome.samples, v.name);
   result.comparisons = gate::compare_samples(outcome.samples, pairs(),
                                              gbench_gated ? *gbench_gated : gated_for(sp, outcome.samples), rp.seed);
+  // A Google Benchmark scenario gates each benchmark: the manifest's "cpu_time" names none, so
+  // the first gated one is the scenario's key figure where one is shown.
+  if (const auto gated = gated_metrics(); (sp.gbench_pair || gbench_gated) && !gated.empty() &&
+                                          std::find(gated.begin(), gated.end(), result.primary_metric) == gated.end())
+    result.primary_metric = gated.front();
   for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
     result.notes.push_back(std::move(note));
   // A run that measured nothing chose nothing: no line saying why a metric was gated.
