@@ -1,16 +1,11 @@
 // v2: a hash table sized for big files up front, then the k most frequent.
 #include "wordfreq.hpp"
 #include "tokens.hpp"
-#include <algorithm>
 #include <unordered_map>
 
 std::vector<std::pair<std::string, int>> top_words(const std::string& text, std::size_t k) {
   std::unordered_map<std::string, int> counts;
   counts.reserve(350000);
   for_each_word(text, [&](std::string w) { ++counts[std::move(w)]; });
-  std::vector<std::pair<std::string, int>> v(counts.begin(), counts.end());
-  k = std::min(k, v.size());
-  std::partial_sort(v.begin(), v.begin() + k, v.end(), [](auto& a, auto& b) { return a.second > b.second || (a.second == b.second && a.first < b.first); });
-  v.resize(k);
-  return v;
+  return most_frequent(counts, k);
 }
