@@ -1,6 +1,6 @@
 """End-to-end tests of the gbench scenario kind (a Google Benchmark binary whose X/before and
 X/after benchmarks are paired by repetition) and of `run --against DIR` (this build's AFTER
-against the AFTER of another built perfgate)."""
+against the AFTER of another built perfgate; for a gbench scenario, the two builds' binaries)."""
 import json
 import pathlib
 import sys
@@ -83,3 +83,27 @@ def test_against_a_folder_without_a_build_is_exit_2(perfgate, burn, tmp_path):
     (tmp_path / "empty").mkdir()
     r = perfgate("run", "--catalog", catalog, "--against", tmp_path / "empty")
     assert r.returncode == 2 and "no built catalog" in r.stderr
+
+
+def test_against_compares_a_gbench_scenario_benchmark_by_benchmark(perfgate, tmp_path, validate):
+    """The other build's binary against this build's, each run once per round, compared by the
+    X/after benchmarks both list: one gated metric each, never the kind's X/before."""
+    if not GBENCH.exists():
+        pytest.fail(f"{GBENCH} is missing: build first")
+    manifest = {"name": "gsum", "kind": "gbench", "program": str(GBENCH), "primary_metric": "cpu_time",
+                "variants": [{"name": "before"}, {"name": "after"}],
+                "profiles": {"quick": {"params": {"min_time": 0.01}}}}
+    for catalog in (tmp_path / "catalog", tmp_path / "other" / "build" / "share" / "perfgate" / "scenarios"):
+        (catalog / "gsum").mkdir(parents=True)
+        (catalog / "gsum" / "scenario.json").write_text(json.dumps(manifest))
+    r = perfgate("run", "--catalog", tmp_path / "catalog", "--against", tmp_path / "other", "--seed", "2",
+                 "--max-rounds", "12", "--json", tmp_path / "r.json")
+    assert r.returncode in (0, 1), r.stdout + r.stderr  # the same binary twice: the verdict is chance's
+    s = validate(tmp_path / "r.json")["scenarios"][0]
+    assert s["policy"] == "no-regress"
+    assert {v["name"]: v["label"] for v in s["variants"]} == {"before": "other build's after",
+                                                               "after": "this build's after"}
+    assert [c["metric"] for c in s["comparisons"] if c["gated"]] == ["BM_Sum/after:cpu_time"]
+    for side in ("before", "after"):  # only what both compare runs: the X/after benchmarks
+        assert "--benchmark_filter=^(BM_Sum/after)$" in s["commands"][side]
+    assert len([x for x in s["samples"] if x["variant"] == "after" and not x.get("warmup")]) >= 10
