@@ -107,8 +107,9 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
     return row;
   }
   row.metric = metric_of(g, s);
-  row.primary = row.metric == s.primary_metric;
   const model::Comparison* c = row.metric.empty() ? nullptr : comparison_of(s, row.metric);
+  // Every benchmark a Google Benchmark scenario gates is starred, not only the first.
+  row.primary = row.metric == s.primary_metric || (g.kind == model::GateKind::Policy && c && c->gated);
   if (c) figures(row, s, *c);
   if (g.kind == model::GateKind::Policy) {
     row.gate = s.policy ? std::string(name_of(*s.policy)) : "policy";
