@@ -133,6 +133,17 @@ def test_wordfreq_as_a_user_runs_it(perfgate, tmp_path):
 
 
 def test_a_benchmark_only_one_binary_has_is_listed(perfgate, tmp_path):
+    r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("gbench_d"), "--filter", "Hash|New",
+                 "--max-rounds", "10", "--seed", "7", "--json", tmp_path / "r.json", *QUICK, cwd=tmp_path)
+    assert r.returncode in (0, 1), r.stdout + r.stderr  # BM_Hash is the same code: its verdict is chance's
+    assert "BM_New is only in after" in r.stderr and "BM_New is only in after" in r.stdout  # and in the table
+    s = json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
+    assert set(gated({"scenarios": [s]})) == {"BM_Hash:cpu_time"}
+    assert any("BM_New" in n for n in s["notes"])
+    assert "--benchmark_filter=^(BM_Hash)$" in s["commands"]["after"]  # BM_New is not run
+
+
+def test_two_binaries_that_share_no_benchmark_are_exit_2(perfgate, tmp_path):
     r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("wordfreq_v1"), cwd=tmp_path)
     assert r.returncode == 2 and "share no benchmark" in r.stderr, r.stderr
 
@@ -147,6 +158,13 @@ def test_bad_arguments_are_exit_2(perfgate, tmp_path, args, message):
     assert r.returncode == 2 and message in r.stderr, r.stderr
 
 
-def test_ab_says_to_use_gbench(perfgate, tmp_path):
-    r = perfgate("ab", "--before", tool("gbench_a"), "--after", tool("gbench_b"), cwd=tmp_path)
-    assert r.returncode == 2 and "perfgate gbench --before" in r.stderr, r.stderr
+@pytest.mark.parametrize("shell", [[], ["--shell"]])
+def test_ab_says_to_use_gbench(perfgate, tmp_path, shell):
+    r = perfgate("ab", *shell, "--before", tool("gbench_a"), "--after", tool("gbench_b"), cwd=tmp_path)
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert f"perfgate gbench --before {tool('gbench_a')} --after {tool('gbench_b')}" in r.stderr, r.stderr
+
+
+def test_ab_still_runs_a_program_that_is_not_google_benchmark(perfgate, tmp_path):
+    r = perfgate("ab", "--shell", "--before", "true", "--after", "true", "--runs", "3", cwd=tmp_path)
+    assert "Google Benchmark" not in r.stderr and r.returncode in (0, 1), r.stdout + r.stderr

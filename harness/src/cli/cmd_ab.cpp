@@ -43,26 +43,38 @@ std::vector<std::string> words(const AbFlags& f, const std::string& command) {
 // ratio that means nothing, so it points at `perfgate gbench` instead (exit 2).
 void refuse_gbench_binaries(const std::vector<std::string>& before, const std::vector<std::string>& after, bool shell,
                             const plan::RunOptions& o) {
+  // The program: argv[0], or under a shell the command line's first word (`sh -c "./bench"`).
+  auto program_of = [shell](const std::vector<std::string>& argv) -> std::string {
+    if (!shell) return argv.front();
+    try {
+      const auto words = run::split_command(argv.back());
+      return words.empty() ? "" : words.front();
+    } catch (const Error&) {
+      return "";  // shell syntax perfgate does not split: the shell's to run
+    }
+  };
+  const std::string programs[] = {program_of(before), program_of(after)};
   for (const auto* argv : {&before, &after}) {
+    const std::string& name = programs[argv == &before ? 0 : 1];
     bool gbench = false;
     for (const auto& word : *argv) gbench = gbench || word.find("--benchmark_") != std::string::npos;
-    if (!shell && !gbench) {
+    if (!gbench && !name.empty()) {
       namespace fs = std::filesystem;
-      fs::path program = argv->front();
+      fs::path program = name;
       const std::string dir = plan::ab_workdir(o);
-      if (program.is_relative() && argv->front().find('/') != std::string::npos && !dir.empty()) program = dir / program;
+      if (program.is_relative() && name.find('/') != std::string::npos && !dir.empty()) program = dir / program;
       try {
-        if (argv->front().find('/') == std::string::npos) program = resolve_program(argv->front());
+        if (name.find('/') == std::string::npos) program = resolve_program(name);
         gbench = run::is_gbench_binary(program);
-      } catch (const UsageError&) {
-        // not found: plan_ab says so, in its own words
+      } catch (const Error&) {
+        // not found, or a shell word such as `cd`: plan_ab says so in its own words, or the shell runs it
       }
     }
     if (gbench)
-      throw UsageError("ab: " + argv->front() +
+      throw UsageError("ab: " + (name.empty() ? argv->back() : name) +
                        " is a Google Benchmark binary: it runs each benchmark for a fixed time, so its wall and CPU "
                        "time say nothing. Compare two of them benchmark by benchmark with\n  perfgate gbench --before " +
-                       before.front() + " --after " + after.front() + " [--filter REGEX] [-- ARGS]");
+                       programs[0] + " --after " + programs[1] + " [--filter REGEX] [-- ARGS]");
   }
 }
 
