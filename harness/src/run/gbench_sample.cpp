@@ -107,17 +107,18 @@ Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, i
 bool is_gbench_binary(const fs::path& program) {
   std::ifstream in(program, std::ios::binary);
   if (!in) return false;
-  // Strings of the dynamic section or of a statically linked libbenchmark; read in chunks that
-  // overlap by the longest one, so none is split between two reads.
-  static const std::string marks[] = {"libbenchmark.so", "benchmark_list_tests"};
-  constexpr std::size_t chunk = 1 << 20, overlap = 32;
+  // libbenchmark's C++ symbols (namespace benchmark, mangled): the dynamic symbols a binary
+  // linked with libbenchmark.so imports (they survive strip), or the library linked in. Flag
+  // names would not do: perfgate itself spells them. Built at run time, so that this binary
+  // does not hold the mark. Read in chunks that overlap by its length, so none splits it.
+  const std::string mark = std::string("_ZN9") + "benchmark";
+  constexpr std::size_t chunk = 1 << 20;
   std::string buf;
   std::vector<char> block(chunk);
   while (in.read(block.data(), chunk) || in.gcount() > 0) {
     buf.append(block.data(), static_cast<std::size_t>(in.gcount()));
-    for (const auto& m : marks)
-      if (buf.find(m) != std::string::npos) return true;
-    if (buf.size() > overlap) buf.erase(0, buf.size() - overlap);
+    if (buf.find(mark) != std::string::npos) return true;
+    if (buf.size() > mark.size()) buf.erase(0, buf.size() - mark.size());
   }
   return false;
 }

@@ -38,9 +38,9 @@ struct GbenchSampling {
 Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, int round, bool warmup, int order,
                           int serial, const TempDir& run_dir);
 
-// Whether `program` is a Google Benchmark binary: linked with libbenchmark (its dynamic
-// section names libbenchmark.so) or with libbenchmark's flags compiled in. False when it cannot
-// be read.
+// Whether `program` is a Google Benchmark binary: it holds libbenchmark's C++ symbols (linked
+// with libbenchmark.so, or with the library built in and not stripped). False when it cannot be
+// read.
 bool is_gbench_binary(const fs::path& program);
 
 }  // namespace perfgate::run
