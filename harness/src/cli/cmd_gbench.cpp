@@ -29,9 +29,10 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--workdir", o->workdir,
                   "DIR: the folder both binaries run in (default: the one perfgate was started in), so relative\n"
                   "input paths mean what they mean at your prompt");
-  cmd->add_option("--out", o->out_dir, "Write DIR/results.json");
+  cmd->add_option("--out", o->out_dir, "Write DIR/results.json (default: perfgate-out)");
   add_shared_flags(cmd, *o);
   cmd->callback([=] {
+    if (o->out_dir.empty() && o->json_path.empty()) o->out_dir = "perfgate-out";  // as run and ab: report reads it
     auto plan = plan::plan_gbench(*g, *o);
     for (const auto& line : suite::list_gbench_pairs(plan, *o)) std::cerr << "perfgate: " << line << "\n";
     set_exit_code(execute_plan(plan, *o, argv));
