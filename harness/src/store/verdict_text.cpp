@@ -37,7 +37,10 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
   layout.min_width = {10, 10, 12, 0, 0, 0, 0, 12, 0};
   // A benchmark's name is the metric (BM_TopWordsSmall:cpu_time): cut in the middle, two of them
   // read alike, so the other columns give way first, up to 32 characters.
-  for (const auto& row : rows) layout.min_width[2] = std::max(layout.min_width[2], std::min<std::size_t>(display_width(row[2]), 32));
+  // Other metrics' names are cut as before, so a table without benchmarks keeps to kTableWidth.
+  for (const auto& row : rows)
+    if (row[2].find(':') != std::string::npos)
+      layout.min_width[2] = std::max(layout.min_width[2], std::min<std::size_t>(display_width(row[2]), 32));
   if (colour)
     layout.paint = [&kinds](std::size_t row, std::size_t column, const std::string& cell) {
       const RowResult r = kinds[row];
