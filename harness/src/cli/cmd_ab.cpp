@@ -7,13 +7,13 @@
 #include "cli/pipeline.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/program_path.hpp"
 #include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/counting_sample.hpp"
+#include "run/gbench_sample.hpp"
 #include "run/output_mask.hpp"
 #include "store/ab_text.hpp"
-#include "common/program_path.hpp"
-#include "run/gbench_sample.hpp"
 
 namespace perfgate::cli {
 
@@ -71,10 +71,11 @@ void refuse_gbench_binaries(const std::vector<std::string>& before, const std::v
       }
     }
     if (gbench)
-      throw UsageError("ab: " + (name.empty() ? argv->back() : name) +
-                       " is a Google Benchmark binary: it runs each benchmark for a fixed time, so its wall and CPU "
-                       "time say nothing. Compare two of them benchmark by benchmark with\n  perfgate gbench --before " +
-                       programs[0] + " --after " + programs[1] + " [--filter REGEX] [-- ARGS]");
+      throw UsageError(
+          "ab: " + (name.empty() ? argv->back() : name) +
+          " is a Google Benchmark binary: it runs each benchmark for a fixed time, so its wall and CPU "
+          "time say nothing. Compare two of them benchmark by benchmark with\n  perfgate gbench --before " +
+          programs[0] + " --after " + programs[1] + " [--filter REGEX] [-- ARGS]");
   }
 }
 

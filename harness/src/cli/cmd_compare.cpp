@@ -71,7 +71,8 @@ void add_compare_command(CLI::App& app) {
     if (not_gateable.empty()) not_gateable = store::why_not_gateable(new_doc, in->new_file);
     const gate::GateDecision verdict = gate::decide_gate(d, in->options, not_gateable);
     store::print_outcomes(std::cout, d);
-    for (const auto& w : store::print_commands(std::cout, old_doc, new_doc)) std::cerr << "perfgate: warning: " << w << "\n";
+    for (const auto& w : store::print_commands(std::cout, old_doc, new_doc))
+      std::cerr << "perfgate: warning: " << w << "\n";
     store::print_compare_text(std::cout, d, in->old_file, in->new_file, in->options);
     store::print_gate_text(std::cout, d, in->options, verdict);
     if (!json_out->empty()) write_file_atomic(*json_out, gate::to_json(d).dump(1) + "\n");

@@ -246,7 +246,7 @@ struct ScenarioResult {
   // ab: how its samples ran (output, input, digest runs, the commands around them), as
   // run::to_json(AbSampling) wrote it: written for people and the report.
   std::optional<nlohmann::json> sampling;
-  std::optional<std::vector<std::string>> phases;                           // a phased service's phases, in run order
+  std::optional<std::vector<std::string>> phases;  // a phased service's phases, in run order
   std::optional<Parity> parity;
   std::optional<std::map<std::string, nlohmann::json>> steal;   // per variant (run::summarise_steal)
   std::optional<std::map<std::string, nlohmann::json>> series;  // per variant: the last sample's series

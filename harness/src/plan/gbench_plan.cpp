@@ -13,9 +13,7 @@ namespace perfgate::plan {
 
 namespace {
 
-bool is_flag(const std::string& arg, const std::string& flag) {
-  return arg == flag || arg.rfind(flag + "=", 0) == 0;
-}
+bool is_flag(const std::string& arg, const std::string& flag) { return arg == flag || arg.rfind(flag + "=", 0) == 0; }
 
 // The binary as the folder it runs in sees it (as `ab` resolves argv[0]).
 std::string binary(const std::string& program, const std::string& workdir) {
@@ -74,7 +72,8 @@ void plan_gbench_against(ScenarioPlan& s, const std::string& other_program) {
   s.before_argv = {other_program};
   s.after_argv = {s.program};
   for (const auto& v : s.variants)  // --scenario-arg VARIANT=ARG: appended to both, as the kind does
-    if (auto it = s.extra_args.find(v.name); it != s.extra_args.end()) flags.insert(flags.end(), it->second.begin(), it->second.end());
+    if (auto it = s.extra_args.find(v.name); it != s.extra_args.end())
+      flags.insert(flags.end(), it->second.begin(), it->second.end());
   s.extra_args.clear();
   s.before_argv.insert(s.before_argv.end(), flags.begin(), flags.end());
   s.after_argv.insert(s.after_argv.end(), flags.begin(), flags.end());

@@ -22,9 +22,9 @@ inline constexpr const char* kGbenchMinTime = "0.05";
 
 struct GbenchArgs {
   std::string name = "gbench";
-  std::string before, after;       // the two binaries
-  std::string filter;              // --filter REGEX: --benchmark_filter for both
-  std::vector<std::string> args;   // after `--`: for both, as given
+  std::string before, after;      // the two binaries
+  std::string filter;             // --filter REGEX: --benchmark_filter for both
+  std::vector<std::string> args;  // after `--`: for both, as given
 };
 
 // One scenario comparing the two binaries. Each command is the binary, --benchmark_filter (from

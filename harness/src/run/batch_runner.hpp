@@ -23,7 +23,7 @@ struct VariantCommand {
   // The folder every sample of the variant runs in (ab: the caller's); empty: a fresh one per
   // sample, as the scenario contract promises. argv[0] with a slash is relative to it.
   fs::path workdir;
-  AbSampling sampling;  // ab: output, input, failures ignored, commands around its runs
+  AbSampling sampling;             // ab: output, input, failures ignored, commands around its runs
   std::vector<std::string> masks;  // `ab --mask`: masked out of the output before digesting (output_mask.hpp)
 };
 

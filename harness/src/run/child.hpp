@@ -40,7 +40,7 @@ struct ChildResult {
   int exit_code = -1;  // -1 when killed by a signal
   int signal = 0;
   bool timed_out = false;
-  double wall_ms = 0;         // from the program's exec to its exit
+  double wall_ms = 0;          // from the program's exec to its exit
   double pre_exec_cpu_ms = 0;  // the child's CPU before its exec, inside cgroup_cpu and usage
   struct rusage usage {};
   std::optional<measure::ProcIo> io;

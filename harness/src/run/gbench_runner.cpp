@@ -76,7 +76,8 @@ std::vector<std::pair<std::string, std::vector<GbenchFigures>>> gbench_figures(c
     const std::string type = b.value("run_type", "iteration");
     if (type == "iteration")
       slot(name).push_back(figures_of(b));
-    else if (type == "aggregate" && b.value("aggregate_name", "") == "median" && b.value("aggregate_unit", "time") == "time")
+    else if (type == "aggregate" && b.value("aggregate_name", "") == "median" &&
+             b.value("aggregate_unit", "time") == "time")
       medians[name] = figures_of(b);
   }
   for (const auto& [name, f] : medians)

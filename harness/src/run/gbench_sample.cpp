@@ -78,8 +78,9 @@ Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, i
   const auto& argv = g.argv.at(variant);
   const auto wd = g.workdir.find(variant);
   const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
-  const auto b = run_gbench_binary(g.scenario + "-" + std::to_string(serial), argv.at(0), {argv.begin() + 1, argv.end()},
-                                   dir, g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
+  const auto b =
+      run_gbench_binary(g.scenario + "-" + std::to_string(serial), argv.at(0), {argv.begin() + 1, argv.end()}, dir,
+                        g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
   const std::string what = g.scenario + ", round " + std::to_string(round) + ", " + variant + " (" + argv.at(0) + ")";
   if (b.result.timed_out || b.result.signal || b.result.exit_code != 0) throw RunError(what + " " + failure(b));
   if (!b.doc.is_object()) throw RunError(what + " wrote no JSON to --benchmark_out");

@@ -13,9 +13,17 @@ using json = nlohmann::json;
 namespace {
 
 json entry(const std::string& name, double cpu, const std::string& unit = "ns", int rep = 0) {
-  return {{"name", name},       {"run_name", name}, {"run_type", "iteration"}, {"repetitions", 2},
-          {"repetition_index", rep}, {"threads", 1},     {"iterations", 100},      {"real_time", cpu * 1.5},
-          {"cpu_time", cpu},    {"time_unit", unit}, {"items_per_second", 1e6 / cpu}};
+  return {{"name", name},
+          {"run_name", name},
+          {"run_type", "iteration"},
+          {"repetitions", 2},
+          {"repetition_index", rep},
+          {"threads", 1},
+          {"iterations", 100},
+          {"real_time", cpu * 1.5},
+          {"cpu_time", cpu},
+          {"time_unit", unit},
+          {"items_per_second", 1e6 / cpu}};
 }
 
 }  // namespace

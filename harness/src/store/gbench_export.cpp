@@ -59,7 +59,8 @@ void emit(json& benchmarks, const Exported& e, int family) {
                           {"time_unit", e.time_unit}});
 }
 
-const stats::Summary* summary_of(const model::ScenarioResult& s, const std::string& variant, const std::string& metric) {
+const stats::Summary* summary_of(const model::ScenarioResult& s, const std::string& variant,
+                                 const std::string& metric) {
   const auto v = s.summaries.find(variant);
   if (v == s.summaries.end()) return nullptr;
   const auto m = v->second.find(metric);
@@ -129,7 +130,8 @@ json gbench_json(const model::ResultsDoc& results) {
       e.real = s.measured_values(variant, "wall_ms");
       e.cpu = s.measured_values(variant, "cpu_ms");
       if (std::min(e.real.size(), e.cpu.size()) == 0) continue;
-      if (primary != "wall_ms" && primary != "cpu_ms") e.counters.emplace_back(primary, s.measured_values(variant, primary));
+      if (primary != "wall_ms" && primary != "cpu_ms")
+        e.counters.emplace_back(primary, s.measured_values(variant, primary));
       e.real_summary = summary_of(s, variant, "wall_ms");
       e.cpu_summary = summary_of(s, variant, "cpu_ms");
       emit(benchmarks, e, family++);

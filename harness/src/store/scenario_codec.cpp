@@ -12,12 +12,11 @@ namespace {
 
 // Every key of a scenario's entry the model types; whatever else a file holds goes to `other`.
 const std::initializer_list<const char*> kScenarioKeys = {
-    "name",        "profile",  "kind",    "policy",      "primary_metric", "title",         "source",
-    "summary",     "variants", "params",  "cpus",        "load_before",    "load_after",    "anchors",
-    "excluded",    "notes",    "fixture", "postgres",    "commands",       "phases",        "parity",
-    "steal",       "series",   "extra",   "stop",        "reproduce",      "samples",       "summaries",
-    "comparisons", "gates",    "error",   "merged_from", "baseline",       "metric_choice", "fingerprint",
-    "workdirs",    "sampling"};
+    "name",     "profile",       "kind",        "policy",      "primary_metric", "title",   "source",   "summary",
+    "variants", "params",        "cpus",        "load_before", "load_after",     "anchors", "excluded", "notes",
+    "fixture",  "postgres",      "commands",    "phases",      "parity",         "steal",   "series",   "extra",
+    "stop",     "reproduce",     "samples",     "summaries",   "comparisons",    "gates",   "error",    "merged_from",
+    "baseline", "metric_choice", "fingerprint", "workdirs",    "sampling"};
 
 json to_json(const model::VariantInfo& v) {
   return {{"name", v.name},        {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},

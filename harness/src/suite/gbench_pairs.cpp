@@ -22,7 +22,8 @@ std::vector<std::string> list_gbench_pairs(plan::RunPlan& rp, const plan::RunOpt
     if (!s.gbench_pair) continue;
     auto list = [&](const std::string& variant, const std::vector<std::string>& argv) {
       const auto wd = s.workdir.find(variant);
-      return run::list_gbench_benchmarks(s.manifest.name, argv, wd == s.workdir.end() ? dir.path() : fs::path(wd->second), dir);
+      return run::list_gbench_benchmarks(s.manifest.name, argv,
+                                         wd == s.workdir.end() ? dir.path() : fs::path(wd->second), dir);
     };
     plan::set_gbench_benchmarks(rp, s, list("before", s.before_argv), list("after", s.after_argv), o);
     for (auto& line : gbench_only_lines(s)) lines.push_back(s.manifest.name + ": " + line);

@@ -101,8 +101,9 @@ void ScenarioRun::note_gbench_pair() {
     result.notes.push_back("warning: the binaries' libbenchmark builds differ (before " + build_b + ", after " +
                            build_a + "): a debug library adds its own overhead to every iteration of one side");
   else if (build_b == "debug")
-    result.notes.push_back("both binaries report libbenchmark's library_build_type debug (Debian's package is "
-                           "built so): the library's overhead is the same on both sides");
+    result.notes.push_back(
+        "both binaries report libbenchmark's library_build_type debug (Debian's package is "
+        "built so): the library's overhead is the same on both sides");
   for (const auto& [variant, c] : context)
     if (c.value("cpu_scaling_enabled", false))
       result.notes.push_back("warning: " + variant +

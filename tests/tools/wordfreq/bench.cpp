@@ -2,9 +2,11 @@
 // three benchmarks over data/words.txt, read by a relative path from the folder the binary runs in
 // (make_input.py writes it). Built twice, v1 and v2, with the same benchmark names.
 #include <benchmark/benchmark.h>
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
 #include "tokens.hpp"
 #include "wordfreq.hpp"
 

@@ -23,9 +23,7 @@ Lies lies_from(const perfgate::Invocation& inv) {
   return {inv.lying("first-match-only"), inv.lying("skip-empty"), inv.lying("no-size")};
 }
 
-perfgate::ScenarioProgram program() {
-  return perfgate::ScenarioProgram("__NAME__").variants({"before", "after"});
-}
+perfgate::ScenarioProgram program() { return perfgate::ScenarioProgram("__NAME__").variants({"before", "after"}); }
 
 Input make_input(const Params& p) {
   std::mt19937_64 rng(42);  // mt19937_64's output is fixed by the standard: the same input everywhere

@@ -1,7 +1,9 @@
 // v1: count with std::map, then the k most frequent.
 #include "wordfreq.hpp"
-#include "tokens.hpp"
+
 #include <map>
+
+#include "tokens.hpp"
 
 std::vector<std::pair<std::string, int>> top_words(const std::string& text, std::size_t k) {
   std::map<std::string, int> counts;

@@ -1,7 +1,9 @@
 // v2: a hash table sized for big files up front, then the k most frequent.
 #include "wordfreq.hpp"
-#include "tokens.hpp"
+
 #include <unordered_map>
+
+#include "tokens.hpp"
 
 std::vector<std::pair<std::string, int>> top_words(const std::string& text, std::size_t k) {
   std::unordered_map<std::string, int> counts;
