@@ -27,22 +27,6 @@ json identity_of(const BisectOptions& o) {
           {"script", script}};
 }
 
-const char* answer_text(Answer a) {
-  switch (a) {
-    case Answer::FirstSlower:
-      return "first slower";
-    case Answer::Range:
-      return "range";
-    case Answer::BadNotSlower:
-      return "bad not slower";
-    case Answer::BadUndecided:
-      return "cannot tell";
-    case Answer::NoSlowerBefore:
-      return "no slower commit before the behaviour change";
-  }
-  return "?";
-}
-
 }  // namespace
 
 BisectReport run_bisect(const BisectOptions& o, const suite::StatusLine& status) {
@@ -122,7 +106,7 @@ json BisectReport::to_json(const BisectOptions& o) const {
             {"command", o.step.command},
             {"scenario", o.step.scenario},
             {"steps", steps},
-            {"answer", answer_text(outcome.answer)},
+            {"answer", name_of(outcome.answer)},
             {"cache", cache.string()},
             {"reused_steps", reused_steps}};
   b["first_slower"] = outcome.first >= 0 ? json(path[static_cast<std::size_t>(outcome.first)].sha) : json(nullptr);

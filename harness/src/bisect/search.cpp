@@ -7,22 +7,6 @@
 
 namespace perfgate::bisect {
 
-const char* to_string(Verdict v) {
-  switch (v) {
-    case Verdict::Slower:
-      return "slower";
-    case Verdict::NotSlower:
-      return "not slower";
-    case Verdict::CannotTell:
-      return "cannot tell";
-    case Verdict::BuildFailed:
-      return "build failed";
-    case Verdict::OutputDiffers:
-      return "output differs";
-  }
-  return "?";
-}
-
 double step_alpha(double alpha, int i) { return alpha * 6 / (M_PI * M_PI * i * i); }
 
 namespace {

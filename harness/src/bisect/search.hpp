@@ -10,16 +10,27 @@
 // commit, or the skipped commits that sit between the last not-slower and the first slower one.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
+
+#include "perfgate/enum_names.hpp"
 
 namespace perfgate::bisect {
 
 enum class Verdict { Slower, NotSlower, CannotTell, BuildFailed, OutputDiffers };
 
-const char* to_string(Verdict v);
+constexpr std::array<std::pair<Verdict, std::string_view>, 5> names(Verdict) {
+  return {{{Verdict::Slower, "slower"},
+           {Verdict::NotSlower, "not slower"},
+           {Verdict::CannotTell, "cannot tell"},
+           {Verdict::BuildFailed, "build failed"},
+           {Verdict::OutputDiffers, "output differs"}}};
+}
 
 struct StepResult {
   Verdict verdict = Verdict::CannotTell;
@@ -41,6 +52,14 @@ enum class Answer {
   BadUndecided,    // cannot tell whether bad is slower than good
   NoSlowerBefore,  // the output changed at `changed_at`, and no commit before it is slower
 };
+
+constexpr std::array<std::pair<Answer, std::string_view>, 5> names(Answer) {
+  return {{{Answer::FirstSlower, "first slower"},
+           {Answer::Range, "range"},
+           {Answer::BadNotSlower, "bad not slower"},
+           {Answer::BadUndecided, "cannot tell"},
+           {Answer::NoSlowerBefore, "no slower commit before the behaviour change"}}};
+}
 
 struct Outcome {
   Answer answer = Answer::BadUndecided;

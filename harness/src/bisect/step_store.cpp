@@ -9,19 +9,8 @@ namespace perfgate::bisect {
 
 using json = nlohmann::json;
 
-namespace {
-
-Verdict verdict_of(const std::string& s) {
-  for (Verdict v :
-       {Verdict::Slower, Verdict::NotSlower, Verdict::CannotTell, Verdict::BuildFailed, Verdict::OutputDiffers})
-    if (s == to_string(v)) return v;
-  return Verdict::CannotTell;
-}
-
-}  // namespace
-
 json to_json(const StepResult& r) {
-  json j = {{"verdict", to_string(r.verdict)}, {"rounds", r.rounds}, {"alpha", r.alpha}, {"note", r.note}};
+  json j = {{"verdict", name_of(r.verdict)}, {"rounds", r.rounds}, {"alpha", r.alpha}, {"note", r.note}};
   j["ratio"] = r.ratio > 0 ? json(r.ratio) : json(nullptr);
   j["ci"] = r.ratio > 0 ? json::array({r.lo, r.hi}) : json(nullptr);
   return j;
@@ -29,7 +18,7 @@ json to_json(const StepResult& r) {
 
 StepResult step_from_json(const json& j) {
   StepResult r;
-  r.verdict = verdict_of(j.value("verdict", ""));
+  r.verdict = from_name<Verdict>(j.value("verdict", "")).value_or(Verdict::CannotTell);
   r.rounds = j.value("rounds", 0);
   r.alpha = j.value("alpha", 0.0);
   r.note = j.value("note", "");

@@ -53,8 +53,8 @@ void print_report(std::ostream& out, const bisect::BisectReport& r, const bisect
     out << "  " << std::left << std::setw(3) << s->index << " " << std::setw(12)
         << path[static_cast<std::size_t>(s->index)].short_sha() << "  " << std::setw(30)
         << first_line(path[static_cast<std::size_t>(s->index)].subject, 30) << "  " << std::setw(14)
-        << bisect::to_string(s->result.verdict) << "  " << std::setw(26) << ratio_text(s->result) << "  "
-        << std::setw(6) << s->result.rounds << "  " << level;
+        << name_of(s->result.verdict) << "  " << std::setw(26) << ratio_text(s->result) << "  " << std::setw(6)
+        << s->result.rounds << "  " << level;
     if (!s->result.note.empty() && s->result.verdict == bisect::Verdict::CannotTell)
       out << "  (" << first_line(s->result.note, 100) << ")";
     out << "\n";

@@ -29,7 +29,7 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
     g.detail = "no paired samples of " + metric + " to decide on";
     return g;
   }
-  const std::string verdict = stats::to_string(c->verdict);
+  const std::string verdict = std::string(name_of(c->verdict));
   const bool passed = improve ? c->verdict == stats::Verdict::Better : c->verdict != stats::Verdict::Worse;
   g.passed = passed;
   g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +

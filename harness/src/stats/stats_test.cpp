@@ -259,9 +259,9 @@ TEST(Verdict, EachDirection) {
 }
 
 TEST(Verdict, Names) {
-  EXPECT_EQ(ps::to_string(ps::Verdict::Better), "better");
-  EXPECT_EQ(ps::to_string(ps::Verdict::Worse), "worse");
-  EXPECT_EQ(ps::to_string(ps::Verdict::NoChange), "no significant change");
+  EXPECT_EQ(perfgate::name_of(ps::Verdict::Better), "better");
+  EXPECT_EQ(perfgate::name_of(ps::Verdict::Worse), "worse");
+  EXPECT_EQ(perfgate::name_of(ps::Verdict::NoChange), "no significant change");
 }
 
 TEST(Verdict, MeetsFactorOnTheWholeInterval) {

@@ -5,18 +5,6 @@
 
 namespace perfgate::stats {
 
-std::string to_string(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::Better:
-      return "better";
-    case Verdict::Worse:
-      return "worse";
-    case Verdict::NoChange:
-      return "no significant change";
-  }
-  throw std::invalid_argument("unknown verdict");
-}
-
 Verdict decide(const PairedRatio& r, double p_adjusted, double alpha, double noise, Better better) {
   if (!(alpha > 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must be in (0, 1], e.g. 0.05");
   if (!(noise >= 0.0 && noise < 1.0)) throw std::invalid_argument("noise band must be in [0, 1), e.g. 0.02");

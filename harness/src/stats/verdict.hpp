@@ -1,7 +1,9 @@
 // From a paired ratio to a verdict, and to "at least N times better".
 #pragma once
 
-#include <string>
+#include <array>
+#include <string_view>
+#include <utility>
 
 #include "perfgate/better.hpp"  // Better: the metric's direction
 #include "stats/paired.hpp"
@@ -11,8 +13,9 @@ namespace perfgate::stats {
 using perfgate::Better;
 enum class Verdict { Better, Worse, NoChange };
 
-// "better", "worse", "no significant change".
-std::string to_string(Verdict verdict);
+constexpr std::array<std::pair<Verdict, std::string_view>, 3> names(Verdict) {
+  return {{{Verdict::Better, "better"}, {Verdict::Worse, "worse"}, {Verdict::NoChange, "no significant change"}}};
+}
 
 // Better or Worse only when both hold: p_adjusted < alpha (p_adjusted already corrected for
 // every comparison of the run, e.g. by holm()) and the CI lies wholly outside the noise band

@@ -115,7 +115,7 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
     if (!c) continue;
     const std::string params = params_text(*s);
     fam.push_back({label(*s, "after") + (params.empty() ? "" : "  [" + params + "]"), c->metric, ratio(c->r.ratio),
-                   "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]", stats::to_string(c->verdict)});
+                   "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]", std::string(name_of(c->verdict))});
   }
   out << "\nEach against the reference (one Holm family):\n";
   print_text_table(out, fam, true);
@@ -145,7 +145,7 @@ std::string ab_markdown(const model::ResultsDoc& doc, const std::string& unit) {
          << number(w->s.max * u.per_ms, 1) << " | "
          << (after && wb && wb->s.mean > 0 ? number(w->s.mean / wb->s.mean, 2) : std::string("1.00")) << " | "
          << (after && c ? ratio(c->r.ratio) + " " + c->metric : std::string("reference")) << " | "
-         << (after && c ? stats::to_string(c->verdict) : std::string("")) << " |\n";
+         << (after && c ? std::string(name_of(c->verdict)) : std::string("")) << " |\n";
     }
   return md.str();
 }
@@ -183,7 +183,7 @@ std::string ab_csv(const model::ResultsDoc& doc) {
       const auto* c = std::string(v) == "after" ? s->find("after", s->primary_metric) : nullptr;
       csv << "," << (c ? "compared" : "reference") << "," << (c ? c->metric : "") << ","
           << (c ? number(c->r.ratio, 6) : "") << "," << (c ? number(c->r.ci.lo, 6) : "") << ","
-          << (c ? number(c->r.ci.hi, 6) : "") << "," << (c ? stats::to_string(c->verdict) : "") << "\n";
+          << (c ? number(c->r.ci.hi, 6) : "") << "," << (c ? std::string(name_of(c->verdict)) : "") << "\n";
     }
   return csv.str();
 }

@@ -62,7 +62,7 @@ std::vector<Value> ratio_row(const std::string& run_id, const model::ScenarioRes
           num_or_null(c.r.ci.lo),
           num_or_null(c.r.ci.hi),
           Value::of_int(static_cast<int>(c.r.n)),
-          Value::of(stats::to_string(c.verdict)),
+          Value::of(std::string(name_of(c.verdict))),
           Value::of_int(c.gated ? 1 : 0),
           flag_or_null(c.exact),
           Value::of(c.confidence),

@@ -11,14 +11,6 @@ using json = nlohmann::json;
 
 using namespace codec;
 
-namespace {
-
-stats::Verdict verdict_of(const std::string& s) {
-  return s == "better" ? stats::Verdict::Better : s == "worse" ? stats::Verdict::Worse : stats::Verdict::NoChange;
-}
-
-}  // namespace
-
 json codec::to_json(const std::optional<model::Shard>& s) {
   if (!s) return nullptr;
   return {{"index", s->index}, {"count", s->count}, {"scenarios", s->scenarios}, {"of", s->of}};
@@ -116,7 +108,7 @@ json to_json(const model::Comparison& c) {
             {"wilcoxon_method", c.r.wilcoxon_method},
             {"p_wilcoxon_adjusted", c.p_adjusted},
             {"p_mann_whitney", c.r.p_mann_whitney},
-            {"verdict", stats::to_string(c.verdict)},
+            {"verdict", std::string(name_of(c.verdict))},
             {"ci_confidence", c.r.ci_confidence},
             {"zero_spread", c.r.zero_spread},
             {"alpha_corrected", c.alpha_corrected}};
@@ -144,7 +136,7 @@ model::Comparison comparison_from_json(const json& j) {
   c.r.wilcoxon_method = text(j, "wilcoxon_method", "");
   c.p_adjusted = number_or_nan(j, "p_wilcoxon_adjusted");
   c.r.p_mann_whitney = number_or_nan(j, "p_mann_whitney");
-  c.verdict = verdict_of(text(j, "verdict", ""));
+  c.verdict = named(j, "verdict", stats::Verdict::NoChange);
   c.r.ci_confidence = j.value("ci_confidence", c.confidence);
   c.r.zero_spread = j.value("zero_spread", false);
   c.alpha_corrected = j.value("alpha_corrected", 0.05);

@@ -77,6 +77,7 @@ void check_comparison(const FieldReader& x, const json& summaries) {
            {"alpha_corrected", kNumber},
            {"detectable_effect", kNumber | kNull}});
   check_named<Better>(x, "better");
+  check_named<stats::Verdict>(x, "verdict");
   const json& ci = x.object()["ci"];
   if (ci.size() != 2) x.fail("ci", "must be [lo, hi]");
   for (std::size_t k = 0; k < 2; ++k) x.kind_at(FieldReader::index("ci", k), ci[k], kNumber | kNull);

@@ -214,6 +214,8 @@ TEST(ResultsCodec, AKindIsOneOfItsNames) {
             "r.json: scenarios[0].gates[0].kind: 'vibe' is not one of equivalence, policy, guard, claim, baseline");
   EXPECT_EQ(refusal("comparisons", "better", "up"),
             "r.json: scenarios[0].comparisons[0].better: 'up' is not one of lower, higher");
+  EXPECT_EQ(refusal("comparisons", "verdict", "faster"),
+            "r.json: scenarios[0].comparisons[0].verdict: 'faster' is not one of better, worse, no significant change");
 
   for (const auto& [reason, kind] : std::vector<std::pair<std::string, run::StopKind>>{
            {run::StopReason::max_rounds(30).text, run::StopKind::MaxRounds},
