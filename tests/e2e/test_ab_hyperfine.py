@@ -3,6 +3,7 @@ docs/hyperfine.md). Real processes for what the options do; verdicts asserted on
 samples (--debug-samples, data/ab_family/)."""
 import csv
 import json
+import os
 import pathlib
 
 import pytest
@@ -248,3 +249,21 @@ def test_compare_names_both_runs_commands_and_warns_when_they_differ(perfgate, f
     assert "ab/after ran 'head -n 500 data.txt' in the old run and 'tail -n 500 data.txt'" in r.stderr
     r = perfgate("compare", folder / "r.json", folder / "r.json")
     assert "warning" not in r.stderr
+
+
+def allowed_list(text):
+    return {line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("Cpus_allowed_list")}
+
+
+def test_commands_may_use_every_cpu_unless_pinned(perfgate, folder):
+    # As under hyperfine: a command with threads of its own (zstd -dc reads and writes on a
+    # second one) pinned to one CPU measured ~10% slower than it runs (docs/hyperfine.md).
+    cmd = "grep Cpus_allowed_list /proc/self/status"
+    r, doc = run_ab(perfgate, folder, cmd, cmd, *FEW, "--show-output")
+    assert r.returncode == 0, r.stdout + r.stderr
+    mine = pathlib.Path("/proc/self/status").read_text()
+    assert allowed_list(r.stdout) == allowed_list(mine)
+    assert doc["scenarios"][0]["cpus"] == sorted(os.sched_getaffinity(0))
+    r, doc = run_ab(perfgate, folder, cmd, cmd, *FEW, "--show-output", "--cpus", "0")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert allowed_list(r.stdout) == {"0"} and doc["scenarios"][0]["cpus"] == [0]

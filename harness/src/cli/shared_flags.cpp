@@ -66,7 +66,8 @@ void add_shared_flags(CLI::App* cmd, plan::RunOptions& o) {
                   "Seed of the round order and the bootstrap (default: random, recorded in the results)");
   cmd->add_option_function<std::string>(
       "--cpus", [&o](const std::string& s) { o.cpus = plan::parse_cpu_list(s); },
-      "CPUs to pin samples to, e.g. 1 or 0-1 (default: the scenario's count, taken from the last CPUs)");
+      "CPUs to pin samples to, e.g. 1 or 0-1 (default: a scenario's count, taken from the last CPUs; ab: every "
+      "CPU this process may use, as hyperfine; --duet: the last two)");
   cmd->add_option("--json", o.json_path, "Write the results JSON here");
   cmd->add_option_function<std::string>(
       "--baseline",

@@ -51,7 +51,9 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   s.policy = o.policy.value_or(catalog::Policy::NoRegress);
   apply_rounds(s, nullptr, o);
   apply_budgeted_rounds(s, o, kAbBudgetedMinRounds);
-  s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "1");
+  // Unpinned by default, as hyperfine runs it: a command may have threads of its own (zstd -dc
+  // reads and writes on a second one) and one CPU costs it ~10% (docs/hyperfine.md).
+  s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "all");
   s.duet = o.duet;
   if (s.duet && s.cpus.size() != 2)
     throw UsageError("--duet needs exactly two CPUs (BEFORE on one, AFTER on the other); this process may use " +
