@@ -52,7 +52,7 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   apply_rounds(s, nullptr, o);
   apply_budgeted_rounds(s, o, kAbBudgetedMinRounds);
   // Unpinned by default, as hyperfine runs it: a command may have threads of its own (zstd -dc
-  // reads and writes on a second one) and one CPU costs it ~10% (docs/hyperfine.md).
+  // reads and writes on a second one) and one CPU cost it 5-8% here (docs/hyperfine.md).
   s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "all");
   s.duet = o.duet;
   if (s.duet && s.cpus.size() != 2)
