@@ -91,7 +91,7 @@ def test_manifest_guard_band_out_of_range_exits_2_naming_the_field(perfgate, bur
 def test_calibrate_writes_its_document_within_a_tiny_budget(perfgate, tmp_path):
     out = tmp_path / "calibration.json"
     r = perfgate("calibrate", "--budget", "1", "--workload", "cpu", "--cpu-iterations", "2000000",
-                 "--min-rounds", "3", "--max-rounds", "3", "--seed", "5", "--out", out)
+                 "--min-rounds", "3", "--max-rounds", "3", "--seed", "5", "--json", out)
     assert r.returncode == 0, r.stdout + r.stderr
     doc = json.loads(out.read_text())
     assert doc["kind"] == "perfgate-calibration" and doc["pairs"] >= 1

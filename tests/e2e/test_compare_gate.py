@@ -119,7 +119,7 @@ def test_drift_that_moves_before_and_after_alike_passes(perfgate, runs):
         if diff["rows"][g["row"]]["metric"] == "cpu_ms":
             assert g["drift_corrected"] and g["change"] == pytest.approx(1.0) and g["verdict"] == "~", g
     # Naming BEFORE as the gated variant is the old behaviour, judged raw: it fails.
-    before = compare(perfgate, runs, "drift", "--gate-variant", "before", "--metric", "cpu_ms")
+    before = compare(perfgate, runs, "drift", "--gate-variant", "before", "--metrics", "cpu_ms")
     assert before.returncode == 1, before.stdout + before.stderr
     assert "(raw)" in before.stdout
 

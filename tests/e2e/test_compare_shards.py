@@ -65,7 +65,7 @@ def test_compare_prints_the_table_with_geomean_and_tilde(perfgate, two_runs):
 
 
 def test_compare_fail_on_regression_exits_1(perfgate, two_runs):
-    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--fail-on-regression", "--metric", "cpu_ms")
+    r = perfgate("compare", two_runs / "old.json", two_runs / "new.json", "--fail-on-regression", "--metrics", "cpu_ms")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "significant regression" in r.stderr
     same = perfgate("compare", two_runs / "old.json", two_runs / "old.json", "--fail-on-regression")

@@ -130,7 +130,7 @@ def test_a_body_that_goes_hollow_after_the_agreement_pass_is_caught(perfgate, re
     # B answers the start-up probe and both agreement answers of each request (1 + 2 x 10), then
     # every list empty: the fingerprint of the bodies sampled while timed no longer matches.
     out = tmp_path / "out"
-    r = perfgate("parity", "--serve-a", serve(tag), "--serve-b", serve(tag, "--hollow-after", "21"), "--noise", "answer",
+    r = perfgate("parity", "--serve-a", serve(tag), "--serve-b", serve(tag, "--hollow-after", "21"), "--noise-source", "answer",
                  "--requests", requests_file, "--out", out, *QUICK)
     assert r.returncode == 3, r.stdout + r.stderr
     doc = doc_of(out)
@@ -145,7 +145,7 @@ def test_cpu_windows_exclude_start_up_and_the_agreement_pass(perfgate, requests_
     # 1.26 s of CPU before any window. A window of 0.25 s on one core cannot hold that.
     out = tmp_path / "out"
     r = perfgate("parity", "--serve-a", serve(tag, "--burn-first", "21", "--burn-ms", "60"), "--serve-b", serve(tag),
-                 "--noise", "answer", "--requests", requests_file, "--out", out, *QUICK)
+                 "--noise-source", "answer", "--requests", requests_file, "--out", out, *QUICK)
     assert r.returncode == 0, r.stdout + r.stderr
     doc = doc_of(out)
     assert doc["comparison"]["metric"] == "cpu_us_per_request"
@@ -284,7 +284,7 @@ def test_media_fill_people_drops_exactly_the_requests_without_fields_people(perf
     out = tmp_path / "out"
     r = perfgate("parity", "--serve-a", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0",
                  "--serve-b", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0 "
-                 "--test-fill-people", "--requests", media_library / "requests.txt", "--noise", "answer",
+                 "--test-fill-people", "--requests", media_library / "requests.txt", "--noise-source", "answer",
                  "--max-dropped", "0.9", "--out", out, *QUICK)
     assert r.returncode == 0, r.stdout + r.stderr
     ag = doc_of(out)["agreement"]
@@ -300,7 +300,7 @@ def test_media_empty_lists_is_refused_as_not_doing_the_work(perfgate, media_libr
     out = tmp_path / "out"
     r = perfgate("parity", "--serve-a", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0",
                  "--serve-b", f"{MEDIA} serve --variant after --fixture {media_library} --listen 127.0.0.1:0 "
-                 "--test-empty-lists", "--requests", media_library / "requests.txt", "--noise", "answer",
+                 "--test-empty-lists", "--requests", media_library / "requests.txt", "--noise-source", "answer",
                  "--out", out, *QUICK)
     assert r.returncode == 3, r.stdout + r.stderr
     assert "not doing the work" in r.stderr

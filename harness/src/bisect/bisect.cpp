@@ -29,7 +29,7 @@ json identity_of(const BisectOptions& o) {
 
 }  // namespace
 
-BisectReport run_bisect(const BisectOptions& o, const suite::StatusLine& status) {
+BisectReport run_bisect(const BisectOptions& o, const suite::RunSink& status) {
   BisectReport report;
   report.path = first_parent_path(o.repo, o.good, o.bad);
   report.cache = o.cache.empty() ? default_cache(o.repo) : o.cache;

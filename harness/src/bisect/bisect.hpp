@@ -12,7 +12,7 @@
 #include "bisect/commit_path.hpp"
 #include "bisect/search.hpp"
 #include "bisect/step_runner.hpp"
-#include "suite/status_line.hpp"
+#include "suite/run_sink.hpp"
 
 namespace perfgate::bisect {
 
@@ -37,6 +37,6 @@ struct BisectReport {
 
 // Throws UsageError (exit 2) on a bad range or flags, RunError (4) when good does not build,
 // Interrupted (130) on Ctrl-C — every step finished before it is kept in the cache.
-BisectReport run_bisect(const BisectOptions& options, const suite::StatusLine& status);
+BisectReport run_bisect(const BisectOptions& options, const suite::RunSink& status);
 
 }  // namespace perfgate::bisect

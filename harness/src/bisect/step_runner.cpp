@@ -11,6 +11,8 @@
 #include "plan/ab_plan.hpp"
 #include "plan/against.hpp"
 #include "process/capture.hpp"
+#include "run/child.hpp"
+#include "suite/benchmark_lister.hpp"
 #include "suite/execute.hpp"
 
 namespace perfgate::bisect {
@@ -60,16 +62,19 @@ std::string first_failure(const suite::RunOutcome& o) {
 }  // namespace
 
 StepRunner::StepRunner(StepSetup setup, const Worktrees& trees, const Commit& good, const Built& good_build,
-                       const suite::StatusLine& status)
+                       const suite::RunSink& status)
     : setup_(std::move(setup)), trees_(trees), good_(good), good_build_(good_build), status_(status) {}
 
 std::vector<std::string> StepRunner::words_for(const std::filesystem::path& tree) const {
   std::vector<std::string> words;
   for (const auto& w : setup_.command) words.push_back(replaced(w, tree.string()));
-  if (!setup_.shell) return words;
+  if (setup_.shell.empty()) return words;
   std::string line;
   for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
-  return {"/bin/sh", "-c", line};
+  auto argv = run::split_command(setup_.shell);
+  argv.push_back("-c");
+  argv.push_back(line);
+  return argv;
 }
 
 std::filesystem::path StepRunner::script_for(const Commit& tested, int batch) const {
@@ -108,34 +113,35 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
     o.min_rounds = o.max_rounds = kBatches[k];
     o.max_time_s.reset();
     o.warmup = k == 0 ? 1 : 0;
-    o.quiet = true;
+    o.outputs.quiet = true;
     o.baseline_path = "none";
     o.baseline_given = true;
     o.seed = setup_.options.seed.value_or(1) + static_cast<std::uint64_t>(k);
-    o.json_path =
+    o.outputs.json_path =
         (trees_.cache() / "steps" / (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
             .string();
-    o.out_dir.clear();
+    o.outputs.out_dir.clear();
+    o.argv = setup_.argv;
+    o.bisect_step = {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}};
     if (setup_.script) o.debug_samples = script_for(tested, k).string();
     plan::RunPlan plan;
     if (setup_.scenario.empty()) {
-      o.workdir = build.tree.string();
-      plan = plan::plan_ab("bisect-" + tested.short_sha().substr(0, 8) + "-b" + std::to_string(k),
-                           words_for(good_build_.tree), words_for(build.tree), setup_.metric, o);
-      plan.scenarios.at(0).workdir["before"] = good_build_.tree.string();
+      plan::AbPair pair;
+      pair.name = "bisect-" + tested.short_sha().substr(0, 8) + "-b" + std::to_string(k);
+      pair.before_argv = words_for(good_build_.tree);
+      pair.after_argv = words_for(build.tree);
+      pair.before_workdir = good_build_.tree.string();
+      pair.after_workdir = build.tree.string();
+      plan = plan::plan_ab_family({pair}, setup_.metric, o);
     } else {
       const auto catalog =
           setup_.catalog.empty() ? plan::other_build_catalog(build.tree, "--scenario") : build.tree / setup_.catalog;
-      plan = plan::plan_run(catalog::load_catalog(catalog), {setup_.scenario}, o);
       o.against_dir = (setup_.catalog.empty() ? good_build_.tree : good_build_.tree / setup_.catalog).string();
-      std::vector<std::string> notes;
-      plan::apply_against(plan, o, notes);
-      if (plan.scenarios.empty()) throw UsageError("--scenario " + setup_.scenario + ": " + notes.at(0));
+      plan = plan::plan_run(catalog::load_catalog(catalog), {setup_.scenario}, o, suite::benchmark_lister());
     }
-    std::filesystem::create_directories(std::filesystem::path(o.json_path).parent_path());
-    const auto outcome = suite::execute_plan(
-        plan, o, setup_.argv, {{"bisect", {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}}}}, status_);
-    files_.push_back(o.json_path);
+    std::filesystem::create_directories(std::filesystem::path(o.outputs.json_path).parent_path());
+    const auto outcome = suite::execute_plan(plan, status_);
+    files_.push_back(o.outputs.json_path);
     if (outcome.interrupted) throw Interrupted();
     if (outcome.exit_code == kExitEquivalence) {
       r.verdict = Verdict::OutputDiffers;
@@ -168,7 +174,8 @@ std::optional<std::string> StepRunner::output_of(const Commit& c, const std::fil
     return d.is_array() ? d.at(0).get<std::string>() : d.get<std::string>();
   }
   auto words = words_for(tree);
-  if (!setup_.shell && words.at(0).find('/') != std::string::npos && !std::filesystem::path(words[0]).is_absolute())
+  if (setup_.shell.empty() && words.at(0).find('/') != std::string::npos &&
+      !std::filesystem::path(words[0]).is_absolute())
     words[0] = (tree / words[0]).string();
   return process::capture_stdout(words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(600))),
                                  tree);

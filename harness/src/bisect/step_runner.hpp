@@ -14,7 +14,7 @@
 #include "bisect/search.hpp"
 #include "bisect/worktrees.hpp"
 #include "plan/options.hpp"
-#include "suite/status_line.hpp"
+#include "suite/run_sink.hpp"
 
 namespace perfgate::bisect {
 
@@ -23,7 +23,7 @@ struct StepSetup {
   // a scenario of the catalog each worktree builds (`catalog`: relative to the worktree; empty:
   // where a perfgate build puts it).
   std::vector<std::string> command;
-  bool shell = false;
+  std::string shell;  // --shell: the shell's command line (empty: the words run as they are)
   std::string scenario, catalog;
   std::string metric = "auto";  // resolved by the first step that measures, then kept
   double band = 0.02;
@@ -37,7 +37,7 @@ struct StepSetup {
 class StepRunner {
  public:
   StepRunner(StepSetup setup, const Worktrees& trees, const Commit& good, const Built& good_build,
-             const suite::StatusLine& status);
+             const suite::RunSink& status);
   // The tested commit against good at `alpha`.
   StepResult time(const Commit& tested, const Built& build, double alpha);
   // Whether the tested commit's output differs from good's (one run of each, not timed); none
@@ -60,7 +60,7 @@ class StepRunner {
   const Worktrees& trees_;
   Commit good_;
   Built good_build_;
-  const suite::StatusLine& status_;
+  const suite::RunSink& status_;
   std::optional<std::string> good_output_;
   std::vector<std::filesystem::path> files_;
 };

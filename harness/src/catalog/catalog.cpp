@@ -12,6 +12,8 @@ fs::path share_dir() { return executable_dir().parent_path() / "share" / "perfga
 
 fs::path bundled_catalog_dir() { return share_dir() / "scenarios"; }
 
+fs::path bundled_baseline() { return share_dir() / "baseline.json"; }
+
 std::vector<Manifest> load_catalog(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw UsageError("catalog " + dir.string() + " is not a directory");
   std::vector<Manifest> out;

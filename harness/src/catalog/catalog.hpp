@@ -14,6 +14,9 @@ namespace perfgate::catalog {
 fs::path executable_dir();
 fs::path share_dir();  // <prefix>/share/perfgate
 fs::path bundled_catalog_dir();
+// share/perfgate/baseline.json beside the catalog: in the build tree a link to the committed
+// baseline.json at the root of the source tree, after `cmake --install` a copy of it.
+fs::path bundled_baseline();
 
 std::vector<Manifest> load_catalog(const fs::path& dir);
 

@@ -7,10 +7,12 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
 #include "gate/baseline_gate.hpp"
 #include "gate/policy.hpp"
 #include "store/baseline_file.hpp"
+#include "store/baseline_text.hpp"
 #include "store/results_codec.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/baseline_stamp.hpp"
@@ -21,7 +23,7 @@ namespace {
 using json = nlohmann::json;
 
 std::filesystem::path baseline_path(const std::string& given) {
-  return given.empty() ? suite::default_baseline_path() : std::filesystem::path(given);
+  return given.empty() ? catalog::bundled_baseline() : std::filesystem::path(given);
 }
 
 // Run times are stored as 2026-03-01T12:00:00Z and compared as text, so any shorter prefix of that
@@ -42,46 +44,13 @@ std::string nothing_recorded(const suite::BaselineUpdate& u, bool from_history, 
          "; see the skipped lines)";
 }
 
-void print_update(suite::BaselineUpdate& u, bool dry) {
-  for (const auto& c : u.changes) {
-    std::string what = c.what;
-    what.resize(9, ' ');
-    std::cout << what << " " << c.key << ": " << c.detail << "\n";
-  }
+void save_or_say(store::Baseline& b, bool dry) {
   if (dry) {
-    std::cout << "(dry run: " << u.baseline.file.string() << " not written)\n";
+    std::cout << "(dry run: " << b.file.string() << " not written)\n";
     return;
   }
-  store::save_baseline(u.baseline);
-  std::cout << "wrote " << u.baseline.file.string() << " (" << u.baseline.entries.size() << " entries)\n";
-}
-
-// "13 accepted run(s): 10 on AMD EPYC x2 (1 machine, 3 stale), 3 on Intel(R) Xeon(R) Processor x2
-// (2 machines)": what each host class can be gated against (one machine gates only itself:
-// gate/spread_rule.hpp). Stale: recorded with another scenario fingerprint than the entry's
-// newest run.
-std::string runs_by_class(const store::BaselineEntry& e) {
-  struct Counts {
-    int runs = 0, stale = 0;
-    std::set<std::string> machines;
-  };
-  std::map<std::string, Counts> by_class;
-  for (const auto& r : e.runs) {
-    auto& c = by_class[r.host_class()];
-    ++c.runs;
-    c.stale += r.fingerprint.empty() || r.fingerprint != e.fingerprint;
-    c.machines.insert(r.host_fingerprint);
-  }
-  std::string out = std::to_string(e.runs.size()) + " accepted run(s):";
-  const char* sep = " ";
-  for (const auto& [cls, c] : by_class) {
-    const auto m = c.machines.size();
-    out += sep + std::to_string(c.runs) + " on " + cls + " (" + std::to_string(m) + (m == 1 ? " machine" : " machines");
-    if (c.stale) out += ", " + std::to_string(c.stale) + " stale";
-    out += ")";
-    sep = ", ";
-  }
-  return out;
+  store::save_baseline(b);
+  std::cout << "wrote " << b.file.string() << " (" << b.entries.size() << " entries)\n";
 }
 
 void add_stamp_command(CLI::App& cmd, std::shared_ptr<std::string> file, std::shared_ptr<bool> dry) {
@@ -90,24 +59,15 @@ void add_stamp_command(CLI::App& cmd, std::shared_ptr<std::string> file, std::sh
       "stamp",
       "Give accepted runs recorded before fingerprints this build's fingerprint where git shows their "
       "scenario's sources unchanged since the run's commit (the rest stay stale)");
-  stamp->add_option("--baseline", *file, "The baseline file (default: share/perfgate/baseline.json)");
-  stamp->add_option("--catalog", *catalog_dir, "The catalog the baseline's scenarios come from (default: bundled)");
-  stamp->add_flag("--dry-run", *dry, "Say what would change, write nothing");
+  flags::baseline_file(stamp, *file);
+  flags::catalog(stamp, *catalog_dir);
+  flags::dry_run(stamp, *dry);
   stamp->callback([=] {
     store::Baseline b = store::load_baseline(baseline_path(*file));
     if (!b.exists) throw UsageError(b.file.string() + ": does not exist");
     const auto dir = catalog_dir->empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(*catalog_dir);
-    for (const auto& l : suite::stamp_baseline(b, catalog::load_catalog(dir))) {
-      std::string what = l.what;
-      what.resize(9, ' ');
-      std::cout << what << " " << l.key << ": " << l.detail << "\n";
-    }
-    if (*dry) {
-      std::cout << "(dry run: " << b.file.string() << " not written)\n";
-      return;
-    }
-    store::save_baseline(b);
-    std::cout << "wrote " << b.file.string() << "\n";
+    store::print_changes(std::cout, suite::stamp_baseline(b, catalog::load_catalog(dir)));
+    save_or_say(b, *dry);
   });
 }
 
@@ -122,7 +82,7 @@ void add_baseline_command(CLI::App& app) {
   auto append = std::make_shared<bool>(false);
   auto only = std::make_shared<std::vector<std::string>>();
   auto dry = std::make_shared<bool>(false);
-  auto tolerance = std::make_shared<double>(5.0);
+  auto tolerance = std::make_shared<double>(0.05);
   auto alpha = std::make_shared<double>(0.05);
 
   auto from_history = std::make_shared<std::string>();
@@ -149,11 +109,9 @@ void add_baseline_command(CLI::App& app) {
       ->needs(from_opt)
       ->check(CLI::Range(1, 1000000));
   update->add_flag("--append", *append, "Add these runs to the entries' accepted runs (default: they replace them)");
-  update->add_option("--baseline", *file,
-                     "The baseline file (default: that of the results: baseline.json in a --catalog run's catalog "
-                     "folder, the one an ab run compared with, else share/perfgate/baseline.json, the committed one)");
-  update->add_option("--scenario", *only, "Only these scenarios (repeatable)");
-  update->add_flag("--dry-run", *dry, "Say what would change, write nothing");
+  flags::baseline_file(update, *file);
+  flags::scenarios(update, *only);
+  flags::dry_run(update, *dry);
   update->callback([=] {
     if (results_files->empty() && from_history->empty())
       throw UsageError("baseline update: give results files, or --from-history DB");
@@ -166,21 +124,18 @@ void add_baseline_command(CLI::App& app) {
                 << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
     for (const auto& s : u.skipped) std::cout << "skipped   " << s << "\n";
     if (u.changes.empty()) throw UsageError(nothing_recorded(u, !from_history->empty(), *accepted));
-    print_update(u, *dry);
+    store::print_changes(std::cout, u.changes);
+    save_or_say(u.baseline, *dry);
   });
 
   auto* check =
       cmd->add_subcommand("check", "Compare a results file with the baseline, as run does (exit 1 on a regression)");
   check->add_option("results", *results, "A results file")->required();
-  check->add_option("--baseline", *file,
-                    "The baseline file (default: that of the results, as for update: a --catalog run's own)");
-  check->add_option("--baseline-tolerance", *tolerance, "Percent a ratio may move (default 5)")
-      ->check(CLI::Range(0.0, 99.0));
-  check->add_option("--alpha", *alpha, "Family-wise error rate of the baseline comparisons (default 0.05)")
-      ->check(CLI::Range(0.000001, 0.5));
+  flags::baseline_file(check, *file);
+  flags::baseline_tolerance(check, *tolerance);
+  flags::alpha(check, *alpha);
   check->callback([=] {
-    const auto checked =
-        suite::check_results_against(*results, std::filesystem::path(*file), *alpha, *tolerance / 100.0);
+    const auto checked = suite::check_results_against(*results, std::filesystem::path(*file), *alpha, *tolerance);
     const auto& checks = checked.checks;
     int code = kExitOk;
     for (const auto& c : checks) {
@@ -197,8 +152,7 @@ void add_baseline_command(CLI::App& app) {
 
   auto* show = cmd->add_subcommand("show", "List the baseline's entries");
   show->add_option("results", *results, "A results file: show the baseline it defaults to (a --catalog run's own)");
-  show->add_option("--baseline", *file,
-                   "The baseline file (default: that of RESULTS when given, else share/perfgate/baseline.json)");
+  flags::baseline_file(show, *file);
   show->callback([=] {
     store::Baseline b = store::load_baseline(
         !file->empty() || results->empty() ? baseline_path(*file)
@@ -207,12 +161,7 @@ void add_baseline_command(CLI::App& app) {
       std::cout << b.file.string() << " does not exist (perfgate baseline update RESULTS.json writes it)\n";
       return;
     }
-    for (const auto& e : b.entries)
-      std::cout << e.key() << "  " << e.variant << "/" << e.compare_to << " " << gate::format_ratio(e.ratio, e.ci)
-                << (e.exact.value_or(false) ? "  exact" : "") << "  " << runs_by_class(e) << "  medians "
-                << e.before_median << " → " << e.after_median << " " << e.unit << "  commit " << e.commit.substr(0, 12)
-                << (e.dirty ? " (dirty)" : "") << "\n";
-    std::cout << b.entries.size() << " entries in " << b.file.string() << "\n";
+    store::print_baseline_entries(std::cout, b);
   });
 
   add_stamp_command(*cmd, file, dry);

@@ -1,9 +1,10 @@
 #include <iostream>
 
-#include "cli/calibration_table.hpp"
 #include "cli/commands.hpp"
+#include "cli/exports.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
-#include "common/files.hpp"
+#include "store/calibration_text.hpp"
 #include "suite/calibration.hpp"
 
 namespace perfgate::cli {
@@ -17,7 +18,8 @@ void add_calibrate_command(CLI::App& app) {
       "with 80% and 95% power; per workload: catches of the injected work and the harness's own perturbation of\n"
       "wall time (wall under perfgate against the program's self-timed wall).");
   auto o = std::make_shared<suite::CalibrationOptions>();
-  auto out = std::make_shared<std::string>("perfgate-out/calibration.json");
+  auto out_dir = std::make_shared<std::string>("perfgate-out");
+  auto json_path = std::make_shared<std::string>();
   cmd->add_option(
          "--budget", o->budget_s,
          "Seconds to spend (default 300); a pair is not started when the longest of its kind so far would overrun them")
@@ -36,22 +38,20 @@ void add_calibrate_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--memory-mib", o->memory_mib, "Work of the memory-heavy program (MiB touched)")
       ->capture_default_str();
-  cmd->add_option("--metric", o->metric, "The gated metric, as `ab --metric` (default: ab's)");
+  flags::gated_metric(cmd, o->metric);
   cmd->add_option("--program", o->program, "The calibration program (default: libexec/perfgate/calibration_work)");
-  cmd->add_option("--out", *out, "Write the calibration JSON here")->capture_default_str();
-  cmd->add_option("--min-rounds", o->ab.min_rounds, "As ab's --min-rounds")->check(CLI::Range(2, 100000));
-  cmd->add_option("--max-rounds", o->ab.max_rounds, "As ab's --max-rounds")->check(CLI::Range(2, 100000));
-  cmd->add_option_function<double>(
-         "--noise", [o](double pct) { o->ab.noise = pct / 100.0; }, "As ab's --noise (percent, default 2)")
-      ->check(CLI::Range(0.0, 99.0));
-  cmd->add_option("--seed", o->ab.seed, "First pair's seed (the n-th pair's is seed + n)");
-  cmd->callback([o, out] {
-    nlohmann::json doc = suite::run_calibration(*o);
-    print_calibration(std::cout, doc);
-    if (!out->empty()) {
-      write_file_atomic(*out, doc.dump(2) + "\n");
-      std::cerr << "perfgate: calibration in " << *out << "\n";
-    }
+  flags::out_dir(cmd, *out_dir);
+  flags::json_file(cmd, *json_path);
+  flags::rounds(cmd, o->ab);
+  flags::noise(cmd, o->ab.noise);
+  flags::seed(cmd, o->ab.seed);  // the n-th pair's seed is seed + n
+  cmd->callback([o, out_dir, json_path] {
+    const nlohmann::json doc = suite::run_calibration(*o);
+    store::print_calibration(std::cout, doc);
+    const std::filesystem::path file =
+        json_path->empty() ? std::filesystem::path(*out_dir) / "calibration.json" : std::filesystem::path(*json_path);
+    if (write_exports({json_export("the calibration", file, doc)}, kExitOk) == 0)
+      std::cerr << "perfgate: calibration in " << file.string() << "\n";
     set_exit_code(kExitOk);
   });
 }

@@ -5,8 +5,9 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/exports.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
-#include "common/files.hpp"
 #include "gate/run_diff.hpp"
 #include "store/compare_markdown.hpp"
 #include "store/compare_text.hpp"
@@ -42,22 +43,19 @@ void add_compare_command(CLI::App& app) {
   auto fail = std::make_shared<bool>(false);
   auto json_out = std::make_shared<std::string>(), markdown_out = std::make_shared<std::string>();
   cmd->add_option("files", *files, "OLD.json NEW.json")->required()->expected(2);
-  cmd->add_option("--metric", *metrics,
-                  "Metrics to show (repeatable; default: each scenario's gated metric, wall_ms, cpu_ms)");
+  cmd->add_option("--metrics", *metrics,
+                  "METRIC: the metrics to show (repeatable; default: each scenario's gated metric, wall_ms, cpu_ms)")
+      ->allow_extra_args(false);
   cmd->add_flag("--all-metrics", o.all_metrics, "Every metric both runs measured");
-  cmd->add_option_function<double>(
-         "--noise", [in](double pct) { in->options.noise = pct / 100.0; },
-         "Noise band in percent: a change inside ±PCT is never a verdict (default 2)")
-      ->check(CLI::Range(0.0, 99.0));
-  cmd->add_option("--alpha", o.alpha, "Family-wise error rate over the rows, and over the gate's rows (default 0.05)")
-      ->check(CLI::Range(0.000001, 0.5));
+  flags::noise(cmd, o.noise);
+  flags::alpha(cmd, o.alpha);
   cmd->add_flag("--fail-on-regression", *fail,
                 "Exit 1 when a gated row (--gate-variant) is significantly worse than its scenario's BEFORE moved,\n"
                 "beyond the noise band; exit 2 when nothing is comparable or a run did not finish or errored");
   cmd->add_option("--gate-variant", *gate_variants,
                   "Variant whose rows the gate judges (repeatable; default: after, or a scenario's only variant);\n"
                   "each is corrected by the variant it was compared to in its run (BEFORE), if any");
-  cmd->add_option("--json", *json_out, "Also write the table and the gate as JSON here");
+  flags::json_file(cmd, *json_out);
   cmd->add_option("--markdown", *markdown_out,
                   "Also write the gate's verdict and the table as markdown here (a PR comment)");
   cmd->callback([=] {
@@ -75,10 +73,13 @@ void add_compare_command(CLI::App& app) {
       std::cerr << "perfgate: warning: " << w << "\n";
     store::print_compare_text(std::cout, d, in->old_file, in->new_file, in->options);
     store::print_gate_text(std::cout, d, in->options, verdict);
-    if (!json_out->empty()) write_file_atomic(*json_out, gate::to_json(d).dump(1) + "\n");
-    if (!markdown_out->empty())
-      write_file_atomic(*markdown_out, store::compare_markdown(d, in->old_file, in->new_file, in->options, verdict));
     const int code = exit_code_of(d, verdict, *fail);
+    std::vector<Export> exports;
+    if (!json_out->empty()) exports.push_back(json_export("--json", *json_out, gate::to_json(d)));
+    if (!markdown_out->empty())
+      exports.push_back({"--markdown " + *markdown_out, *markdown_out,
+                         [&] { return store::compare_markdown(d, in->old_file, in->new_file, in->options, verdict); }});
+    write_exports(exports, code);
     if (code != kExitOk) std::cerr << "perfgate: " << verdict.headline << "\n";
     set_exit_code(code);
   });

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 #include "suite/history_view.hpp"
 
 namespace perfgate::cli {
@@ -12,13 +13,10 @@ void add_history_command(CLI::App& app) {
   cmd->require_subcommand(1);
   auto db = std::make_shared<std::string>();
   auto files = std::make_shared<std::vector<std::string>>();
-  const std::string db_help =
-      "SQLite file, or a PostgreSQL DSN (postgresql://..., or host=... dbname=...) (default: $PERFGATE_HISTORY_DB or "
-      ".perfgate/history.sqlite)";
 
   auto* add = cmd->add_subcommand("add", "Record the figures of results files (a run already recorded is skipped)");
   add->add_option("results", *files, "Results files")->required()->expected(1, -1);
-  add->add_option("--db", *db, db_help);
+  flags::history_db(add, *db);
   add->callback([=] { suite::add_to_history(std::cout, *files, *db); });
 
   auto scenario = std::make_shared<std::string>(), metric = std::make_shared<std::string>();
@@ -31,8 +29,8 @@ void add_history_command(CLI::App& app) {
       "show", "Print a scenario's series and flag its change points (penalised step fit, docs/history.md)");
   show->add_option("scenario", *scenario, "Scenario name")->required();
   show->add_option("metric", *metric, "Metric (default: the scenario's gated metric)");
-  show->add_option("--db", *db, db_help);
-  show->add_option("--profile", *profile, "Profile (default: the only one recorded, else quick)");
+  flags::history_db(show, *db);
+  flags::profile(show, *profile);  // default: the only one recorded, else quick
   show->add_option("--variant", *variant, "Variant whose ratio (or median) to show (default after)");
   show->add_flag("--median", *median, "The variant's median instead of its ratio to its baseline");
   show->add_option("--penalty", fit->penalty, "Penalty multiplier: beta = PENALTY · σ² · ln n (default 2)")
@@ -41,7 +39,7 @@ void add_history_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000));
   show->add_option("--min-step", *min_step, "Smallest step reported, percent (default 5)")
       ->check(CLI::Range(0.0, 1000.0));
-  show->add_option("--json", *json_out, "Also write the series and change points as JSON here (for plots)");
+  flags::json_file(show, *json_out);  // the series and its change points, for plots
   show->callback([=] {
     suite::HistoryQuery q{*db, *scenario, *metric, *profile, *variant, *median, *fit, *min_step, *json_out};
     suite::show_history(std::cout, q);

@@ -2,13 +2,14 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 
 namespace perfgate::cli {
 
 void add_list_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("list", "List the bundled scenarios: name, source write-up, kind, profiles");
   auto catalog_dir = std::make_shared<std::string>();
-  cmd->add_option("--catalog", *catalog_dir, "A folder of scenario folders instead of the bundled catalog");
+  flags::catalog(cmd, *catalog_dir);
   cmd->callback([catalog_dir] {
     auto dir = catalog_dir->empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(*catalog_dir);
     auto all = catalog::load_catalog(dir);

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "store/merge_results.hpp"
@@ -17,7 +18,8 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto out = std::make_shared<std::string>();
   auto o = std::make_shared<store::MergeOptions>();
   cmd->add_option("files", *files, "Results files of the shards")->required()->expected(1, -1);
-  cmd->add_option("-o,--out", *out, "The merged results file")->required();
+  flags::json_file(cmd, *out, true);
+  cmd->get_option("--json")->required();
   cmd->add_flag("--allow-partial", o->allow_partial, "Merge even when some shards of i/n are missing");
   cmd->add_flag("--allow-mixed-commits", o->allow_mixed_commits, "Merge runs of different commits");
   cmd->callback([=] {
@@ -30,7 +32,7 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
     const auto merged = store::merge_results(inputs, argv, *o);
     write_file_atomic(*out, store::to_json(merged).dump(1) + "\n");
     std::cout << "merged " << files->size() << " files, " << merged.scenarios.size() << " scenarios → " << *out << " ("
-              << merged.outcome.status << ", exit " << merged.outcome.exit_code << ")\n";
+              << name_of(merged.outcome.status) << ", exit " << merged.outcome.exit_code << ")\n";
     for (const auto& f : merged.outcome.failures) std::cerr << "perfgate: " << f << "\n";
     set_exit_code(merged.outcome.exit_code);
   });

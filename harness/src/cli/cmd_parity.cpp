@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
 #include "measure/host.hpp"
 #include "parity/parity_run.hpp"
@@ -18,7 +19,8 @@ namespace {
 
 struct Flags {
   std::vector<std::string> urls;
-  std::string serve_a, serve_b, cpus_a, cpus_b, load_cpus;
+  std::string serve_a, serve_b, cpus_a, cpus_b, load_cpus, out = "perfgate-out/parity";
+  std::optional<std::uint64_t> seed;
   int max_concurrency = 128;
   parity::ParityOptions o;
 };
@@ -36,6 +38,8 @@ std::vector<std::string> split_serve(std::string command) {
 
 void resolve(Flags& f) {
   auto& o = f.o;
+  o.out = f.out;
+  if (f.seed) o.timed.seed = *f.seed;
   if (!f.serve_a.empty()) o.a.serve = split_serve(f.serve_a);
   if (!f.serve_b.empty()) o.b.serve = split_serve(f.serve_b);
   std::size_t next = 0;
@@ -57,7 +61,6 @@ void resolve(Flags& f) {
   o.capacity.seed = o.timed.seed;
   o.capacity.concurrency.clear();
   for (int c = 1; c <= f.max_concurrency; c *= 2) o.capacity.concurrency.push_back(c);
-  if (o.timed.rounds < 2) throw UsageError("--rounds must be at least 2");
   if (o.timed.window_s <= 0 || o.timed.warmup_s < 0 || o.capacity.step_s <= 0)
     throw UsageError("--window-s and --step-s must be > 0, --warmup-s >= 0");
 }
@@ -71,7 +74,6 @@ void add_parity_command(CLI::App& app) {
       "agreeing requests timed (exit 3 when too much disagrees or a server is not doing the work)");
   auto f = std::make_shared<Flags>();
   auto& o = f->o;
-  o.out = "perfgate-out/parity";
   cmd->add_option("urls", f->urls, "URL_A URL_B: base URLs of running servers (http://HOST:PORT[/PREFIX])")
       ->expected(0, 2);
   cmd->add_option("--requests", o.requests, "Request set: one /path?query a line, no ids")->required();
@@ -80,15 +82,16 @@ void add_parity_command(CLI::App& app) {
   cmd->add_option("--volatile", o.volatile_keys, "A key (or folded path like Items[].Etag) never compared");
   cmd->add_option("--max-dropped", o.max_dropped, "Share of requests that may disagree before refusing")
       ->capture_default_str();
-  cmd->add_option("--noise", o.noise, "Learn noise from a second instance of each server or a second answer")
+  cmd->add_option("--noise-source", o.noise,
+                  "Where within-server noise is learnt: a second instance of each server, or a second answer")
       ->check(CLI::IsMember({"auto", "instance", "answer"}))
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "Write DIR/parity.json and DIR/parity.md")->capture_default_str();
-  cmd->add_option("--rounds", o.timed.rounds, "Paired timed rounds")->capture_default_str();
+  flags::out_dir(cmd, f->out);  // DIR/parity.json and DIR/parity.md
+  flags::exact_rounds(cmd, o.timed.rounds);
   cmd->add_option("--window-s", o.timed.window_s, "Seconds per timed window")->capture_default_str();
   cmd->add_option("--warmup-s", o.timed.warmup_s, "Warm-up before each window (not measured)")->capture_default_str();
   cmd->add_option("--connections", o.timed.connections, "Connections of the timed windows")->capture_default_str();
-  cmd->add_option("--seed", o.timed.seed, "Seed of the request order")->capture_default_str();
+  flags::seed(cmd, f->seed);
   cmd->add_option("--cpus-a", f->cpus_a, "CPUs of server A (default: all but the load generator's)");
   cmd->add_option("--cpus-b", f->cpus_b, "CPUs of server B (default: all but the load generator's)");
   cmd->add_option("--load-cpus", f->load_cpus, "CPUs of the load generator (default: the first allowed)");

@@ -9,6 +9,7 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "gate/run_diff.hpp"
@@ -74,7 +75,7 @@ void add_report_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto out = std::make_shared<std::string>();
   cmd->add_option("results", *files, "RESULTS.json, or A.json B.json to compare two runs")->required()->expected(1, 2);
-  cmd->add_option("-o,--output", *out, "Folder for report.md and its plots (default: beside the results file)");
+  flags::out_dir(cmd, *out, true);  // report.md and its plots; default: beside the results file
   auto history = std::make_shared<bool>(false);
   cmd->add_flag("--history", *history, "The file is a series from 'perfgate history show --json': plot it");
   auto brief = std::make_shared<bool>(false);

@@ -25,8 +25,9 @@ void add_parity_command(CLI::App& app);
 void add_new_command(CLI::App& app);
 void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv);
 
-// The flags `run` and `ab` share: rounds, policy, statistics, CPUs, output.
-void add_shared_flags(CLI::App* cmd, plan::RunOptions& options);
+// The flag groups every command that runs a plan (run, ab, gbench, batch) takes: rounds,
+// timeout, policy, noise, alpha, seed, CPUs, outputs and the baseline (cli/flag_groups.hpp).
+void add_run_flags(CLI::App* cmd, plan::RunOptions& options);
 
 // Readable forms of CLI11's parse errors: the arguments no option took, in the order typed, with
 // the command's --help to read; an option given more often than it takes ("--after: given 2

@@ -2,13 +2,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 
-#include "cli/ci_outputs.hpp"
+#include "cli/exports.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
+#include "store/ab_text.hpp"
 #include "store/verdict_text.hpp"
 #include "suite/execute.hpp"
 
@@ -26,23 +28,21 @@ bool colour_wanted() {
 
 }  // namespace
 
-int execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv,
-                 const nlohmann::json& run_extra, const std::function<void(const model::ResultsDoc&)>& after_table) {
-  Progress progress(options.quiet);
-  suite::StatusLine status{[&progress](const std::string& s) { progress.update(s); },
-                           [&progress] { progress.clear(); }};
-  const auto out = suite::execute_plan(rp, options, argv, run_extra, status);
+Shown run_plan(const plan::RunPlan& rp) {
+  const bool quiet = rp.outputs.quiet;
+  for (const auto& note : rp.notes) std::cerr << "perfgate: " << note << "\n";
+  Progress progress(quiet);
+  const auto out = suite::execute_plan(rp, progress.sink());
 
-  const auto unwritten = write_ci_outputs(out.document, options);
-  if (!options.quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document, colour_wanted());
-  if (after_table) after_table(out.document);
+  write_exports(run_exports(out.document, rp.outputs), out.exit_code);
+  if (!quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document, colour_wanted());
+  const bool users_commands = std::any_of(rp.scenarios.begin(), rp.scenarios.end(),
+                                          [](const plan::ScenarioPlan& s) { return s.commands() != nullptr; });
+  if (users_commands && !quiet) store::print_ab_summary(std::cout, out.document, rp.outputs.time_unit);
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
-  for (const auto& u : unwritten)
-    std::cerr << "perfgate: error: " << u << " (not written; the exit code is still the gates', " << out.exit_code
-              << ")\n";
   if (out.interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
   if (!out.results_path.empty()) std::cerr << "perfgate: results in " << out.results_path.string() << "\n";
-  return out.exit_code;
+  return {out.exit_code, out.document};
 }
 
 }  // namespace perfgate::cli

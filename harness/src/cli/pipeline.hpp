@@ -1,22 +1,20 @@
-// `run`, `ab` and `batch` end here: the plan goes through the suite layer (suite/execute.hpp)
-// with the progress line on stderr, then the verdict table and the CI outputs are written.
+// `run`, `ab`, `gbench` and `batch` end here: the plan's notes, then the plan through the suite
+// layer (suite/execute.hpp) with the progress line and log on stderr, then the verdict table,
+// ab's per-command summary and the exports (cli/exports.hpp).
 #pragma once
-
-#include <functional>
-#include <nlohmann/json.hpp>
-#include <string>
-#include <vector>
 
 #include "model/results_model.hpp"
 #include "plan/plan.hpp"
 
 namespace perfgate::cli {
 
-// Returns the run's exit code. `run_extra`: fields added to the results' `run` object (shard,
-// against, batch). A malformed baseline is exit 2 before anything runs or is written.
-// `after_table` shows more of the results right after the verdict table (ab's summary).
-int execute_plan(const plan::RunPlan& plan, const plan::RunOptions& options, const std::vector<std::string>& argv,
-                 const nlohmann::json& run_extra = nlohmann::json::object(),
-                 const std::function<void(const model::ResultsDoc&)>& after_table = {});
+struct Shown {
+  int exit_code = 0;
+  model::ResultsDoc document;
+};
+
+// Runs `plan` and shows what came back. A malformed baseline or script is exit 2 before
+// anything runs or is written.
+Shown run_plan(const plan::RunPlan& plan);
 
 }  // namespace perfgate::cli

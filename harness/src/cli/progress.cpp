@@ -6,7 +6,7 @@
 
 namespace perfgate::cli {
 
-Progress::Progress(bool quiet) : enabled_(!quiet && ::isatty(STDERR_FILENO)) {}
+Progress::Progress(bool quiet) : quiet_(quiet), enabled_(!quiet && ::isatty(STDERR_FILENO)) {}
 
 Progress::~Progress() { clear(); }
 
@@ -22,6 +22,21 @@ void Progress::clear() {
   std::fprintf(stderr, "\r\033[K");
   std::fflush(stderr);
   shown_ = false;
+}
+
+void Progress::log(const std::string& line, bool always) {
+  if (quiet_ && !always) return;
+  clear();
+  std::fprintf(stderr, "perfgate: %s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+suite::RunSink Progress::sink() {
+  suite::RunSink s;
+  s.show = [this](const std::string& t) { update(t); };
+  s.clear = [this] { clear(); };
+  s.log = [this](const std::string& line, bool always) { log(line, always); };
+  return s;
 }
 
 }  // namespace perfgate::cli

@@ -73,6 +73,23 @@ void write_file_atomic(const fs::path& path, const std::string& content) {
   }
 }
 
+void append_file(const fs::path& path, const std::string& content) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw RunError("cannot append to " + path.string() + ": " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = errno;
+      ::close(fd);
+      throw RunError("cannot append to " + path.string() + ": " + std::strerror(err));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
 std::optional<std::string> try_read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;

@@ -34,6 +34,10 @@ const std::vector<std::string>& temp_dir_prefixes();
 // Write `content` to `path` atomically: a temporary file in the same folder, fsync, rename.
 void write_file_atomic(const fs::path& path, const std::string& content);
 
+// Appends `content` with O_APPEND writes (a file several writers share, such as GitHub's step
+// summary). Throws RunError naming the file.
+void append_file(const fs::path& path, const std::string& content);
+
 std::string read_file(const fs::path& path);
 std::optional<std::string> try_read_file(const fs::path& path);
 

@@ -271,7 +271,9 @@ std::vector<GateRow> judge_gate(const model::ResultsDoc& o, const model::Results
   return gate;
 }
 
-RunOutcome outcome_of(const model::ResultsDoc& d) { return {d.outcome.status, d.outcome.message, d.outcome.exit_code}; }
+RunOutcome outcome_of(const model::ResultsDoc& d) {
+  return {std::string(name_of(d.outcome.status)), d.outcome.message, d.outcome.exit_code};
+}
 
 }  // namespace
 

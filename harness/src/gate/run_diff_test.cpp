@@ -59,7 +59,7 @@ model::ResultsDoc run_of(std::vector<model::ScenarioResult> scenarios) {
   model::ResultsDoc d;
   d.run.commit = "c";
   d.host.fingerprint = "h";
-  d.outcome.status = "passed";
+  d.outcome.status = model::RunStatus::Passed;
   d.scenarios = std::move(scenarios);
   return d;
 }
@@ -239,7 +239,7 @@ TEST(RunDiff, NothingComparableSaysWhy) {
 TEST(RunDiff, JsonCarriesTheGateAndBothOutcomes) {
   auto o = run_of({scenario("s", {{"before", 1.0}, {"after", 1.0}})});
   auto n = run_of({scenario("s", {{"before", 1.1}, {"after", 1.5}})});
-  n.outcome = {4, "error", "x could not run", {}};
+  n.outcome = {4, model::RunStatus::Error, "x could not run", {}};
   const auto j = gate::to_json(gate::diff_runs(o, n, {}));
   EXPECT_EQ(j["new_outcome"]["status"], "error");
   EXPECT_EQ(j["new_outcome"]["exit_code"], 4);

@@ -61,6 +61,25 @@ constexpr std::array<std::pair<GateKind, std::string_view>, 5> names(GateKind) {
            {GateKind::Baseline, "baseline"}}};
 }
 
+// How a run ended (results' outcome.status) and why its rounds stopped (run.stop_reason):
+// running until it ends, so a file left by a killed run says so.
+enum class RunStatus { Running, Passed, Failed, Interrupted, Error };
+constexpr std::array<std::pair<RunStatus, std::string_view>, 5> names(RunStatus) {
+  return {{{RunStatus::Running, "running"},
+           {RunStatus::Passed, "passed"},
+           {RunStatus::Failed, "failed"},
+           {RunStatus::Interrupted, "interrupted"},
+           {RunStatus::Error, "error"}}};
+}
+enum class RunStop { Running, Completed, GateFailed, Error, Interrupted };
+constexpr std::array<std::pair<RunStop, std::string_view>, 5> names(RunStop) {
+  return {{{RunStop::Running, "running"},
+           {RunStop::Completed, "completed"},
+           {RunStop::GateFailed, "gate failed"},
+           {RunStop::Error, "error"},
+           {RunStop::Interrupted, "interrupted"}}};
+}
+
 // One gate's decision. `passed` is empty when there was nothing to decide on (no comparable
 // baseline): never a pass.
 struct GateResult {
@@ -324,8 +343,8 @@ struct BaselineRef {
 
 struct RunHeader {
   std::string id, commit = "unknown", profile, started_at;
-  std::string finished_at;  // empty while the run is going (written as null)
-  std::string stop_reason;
+  std::string finished_at;             // empty while the run is going (written as null)
+  std::optional<RunStop> stop_reason;  // none in a file that never said (merged inputs of old)
   std::vector<std::string> command_line;
   bool dirty = false;
   std::optional<std::string> branch;  // of the repository `commit` is from; none when unknown (detached)
@@ -360,7 +379,8 @@ struct ResultsDoc {
   std::vector<ScenarioResult> scenarios;
   struct Outcome {
     int exit_code = 0;
-    std::string status = "running", message;  // status: passed, failed, interrupted, error (running until the end)
+    RunStatus status = RunStatus::Running;
+    std::string message;
     std::vector<std::string> failures;
   } outcome;
   // The host a scenario was measured on: its own (merged shards may come from several perf

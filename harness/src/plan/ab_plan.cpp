@@ -1,7 +1,9 @@
 #include "plan/ab_plan.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
+#include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "stats/sequential.hpp"
@@ -54,20 +56,27 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   // Unpinned by default, as hyperfine runs it: a command may have threads of its own (zstd -dc
   // reads and writes on a second one) and one CPU cost it 5-8% here (docs/hyperfine.md).
   s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "all");
-  s.duet = o.duet;
-  if (s.duet && s.cpus.size() != 2)
+  s.schedule = o.duet ? Schedule::Duet : Schedule::Sequential;
+  if (o.duet && s.cpus.size() != 2)
     throw UsageError("--duet needs exactly two CPUs (BEFORE on one, AFTER on the other); this process may use " +
                      std::to_string(s.cpus.size()) + (o.cpus ? " given by --cpus" : ""));
-  s.choose_metric = metric == "auto";
-  s.gated_metrics = {s.choose_metric ? std::string("cpu_ms") : metric};
+  if (metric == "auto") s.metric_selection = MetricSelection::ChosenAfterRounds;
+  s.gated_metrics = {metric == "auto" ? std::string("cpu_ms") : metric};
   s.manifest.primary_metric = *s.gated_metrics.begin();
-  s.ab = true;
-  s.before_argv = pair.before_argv;
-  s.after_argv = pair.after_argv;
-  if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
-  s.ab_side = {{"before", pair.before}, {"after", pair.after}};
-  check_program(pair.before_argv.at(0), workdir);
-  check_program(pair.after_argv.at(0), workdir);
+  s.manifest.measure = o.measures;
+  UserCommands commands;
+  commands.before_argv = pair.before_argv;
+  commands.after_argv = pair.after_argv;
+  commands.side = {{"before", pair.before}, {"after", pair.after}};
+  commands.masks = o.masks;
+  commands.check = o.check;  // never through --shell: the files are appended
+  s.source = std::move(commands);
+  const std::string before_dir = pair.before_workdir.value_or(workdir),
+                    after_dir = pair.after_workdir.value_or(workdir);
+  if (!before_dir.empty()) s.workdir["before"] = before_dir;
+  if (!after_dir.empty()) s.workdir["after"] = after_dir;
+  check_program(pair.before_argv.at(0), before_dir);
+  check_program(pair.after_argv.at(0), after_dir);
   return s;
 }
 
@@ -93,6 +102,19 @@ std::string ab_workdir(const RunOptions& o) {
   return fs::canonical(o.workdir).string();
 }
 
+namespace {
+
+// A count asked for (--measure) is what the user means to gate, unless --metric names something else.
+std::string gated_metric(const std::string& metric, const std::vector<std::string>& measures) {
+  auto has = [&](const char* m) { return std::find(measures.begin(), measures.end(), m) != measures.end(); };
+  if (metric != "auto") return metric;
+  if (has("instructions")) return "instructions";
+  if (has("allocs")) return "allocs";
+  return metric;
+}
+
+}  // namespace
+
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& o) {
   AbPair pair;
@@ -104,9 +126,11 @@ RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_
 
 RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& o) {
   if (pairs.empty()) throw UsageError("ab: no pair of commands to compare");
-  RunPlan rp = plan_nothing(o);  // the seed drawn once
+  for (const auto& m : o.measures) catalog::check_counting_measure(m);
+  RunPlan rp;
   const std::string workdir = ab_workdir(o);
-  for (const auto& p : pairs) rp.scenarios.push_back(ab_scenario(p, metric, o, workdir));
+  const std::string gated = gated_metric(metric, o.measures);
+  for (const auto& p : pairs) rp.scenarios.push_back(ab_scenario(p, gated, o, workdir));
   finish_plan(rp, o);
   return rp;
 }

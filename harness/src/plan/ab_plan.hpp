@@ -3,6 +3,7 @@
 // scenario per pair, gated together: one Holm family.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,9 @@ struct AbPair {
   std::vector<std::string> before_argv, after_argv;
   json params = json::object();  // a parameter family's values for this pair
   AbSideOptions before, after;   // hyperfine's options of each command
+  // The folder each command runs in when not the run's (--workdir, the caller's): a bisect
+  // step's two builds, each in its own tree.
+  std::optional<std::string> before_workdir, after_workdir;
 };
 
 // The folder ab's samples run in: --workdir DIR (absolute), else the caller's; empty with
@@ -27,6 +31,9 @@ void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& options, int min_r
 
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);
+// Every pair one scenario of kind ab, gated together (one Holm family). `metric` auto: a count
+// the options measure (instructions, then allocs), else chosen after the rounds from what both
+// sides measured. Throws UsageError for a command that cannot run, before anything runs.
 RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metric, const RunOptions& options);
 
 }  // namespace perfgate::plan

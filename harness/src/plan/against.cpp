@@ -34,7 +34,8 @@ fs::path other_build_catalog(const fs::path& dir, const std::string& flag) {
                    what);
 }
 
-nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes) {
+nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes,
+                             const BenchmarkLister& list) {
   const fs::path dir = o.against_dir;
   const fs::path catalog_dir = other_build_catalog(dir);
   const auto other = catalog::load_catalog(catalog_dir);
@@ -63,7 +64,8 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
       throw UsageError(om->file.string() + ": program: " + e.what() + " (is the other build built?)");
     }
     if (m.kind == catalog::ScenarioKind::Gbench) {  // two binaries, compared by their X/after benchmarks
-      plan_gbench_against(sp, resolved);
+      plan_gbench_against(sp, resolved, list);
+      for (auto& line : gbench_only_lines(sp)) notes.push_back(m.name + ": " + line);
       sp.variants.front().label = "other build's after";
       sp.variants.back().label = "this build's after";
       sp.claims.clear();
@@ -78,14 +80,14 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
     after.label = "this build's after";
     after.compare_to = "before";
     sp.variants = {before, after};
-    sp.program_of["before"] = resolved;
-    sp.run_as["before"] = "after";
+    auto& program = std::get<ContractProgram>(sp.source);
+    program.program_of["before"] = resolved;
+    program.run_as["before"] = "after";
     sp.claims.clear();
     sp.policy = o.policy.value_or(catalog::Policy::NoRegress);
     kept.push_back(std::move(sp));
   }
   rp.scenarios = std::move(kept);
-  finish_plan(rp, o);
   return {{"dir", fs::absolute(dir).string()},
           {"catalog", fs::absolute(catalog_dir).string()},
           {"git", {{"commit", git_state(dir).commit}}},

@@ -21,10 +21,11 @@ namespace perfgate::plan {
 // --prebuilt) when none is there.
 std::filesystem::path other_build_catalog(const std::filesystem::path& dir, const std::string& flag = "--against");
 
-// Rewrites `plan` for the comparison; scenarios that cannot be compared (service scenarios, a
-// scenario the other build does not have) are removed with a line in `notes`. A gbench pair's
-// benchmarks are listed after this (suite/gbench_pairs.hpp).
-// Returns what the results record under run.against.
-nlohmann::json apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes);
+// Planning's step for --against (plan_run calls it): rewrites `plan`'s scenarios for the
+// comparison; scenarios that cannot be compared (service scenarios, a scenario the other build
+// does not have) are removed with a line in `notes`; a gbench pair's benchmarks are listed by
+// `list`. Returns what the results record under run.against.
+nlohmann::json apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes,
+                             const BenchmarkLister& list);
 
 }  // namespace perfgate::plan

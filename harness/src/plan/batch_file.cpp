@@ -3,9 +3,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/json_fields.hpp"
+#include "plan/against.hpp"
+#include "plan/plan.hpp"
 
 namespace perfgate::plan {
 
@@ -58,6 +61,9 @@ BatchFile load_batch_file(const std::filesystem::path& file) {
   return b;
 }
 
+namespace {
+
+// Fills the fields the command line left unset from the plan's options.
 void apply_batch_defaults(RunOptions& o, const BatchFile& b) {
   const RunOptions& d = b.defaults;
   if (!o.min_rounds) o.min_rounds = d.min_rounds;
@@ -67,6 +73,37 @@ void apply_batch_defaults(RunOptions& o, const BatchFile& b) {
   if (!o.timeout_s) o.timeout_s = d.timeout_s;
   if (!o.seed) o.seed = d.seed;
   if (!o.policy) o.policy = d.policy;
+}
+
+}  // namespace
+
+RunPlan plan_batch(const BatchFile& bf, const std::filesystem::path& prebuilt, RunOptions o) {
+  namespace fs = std::filesystem;
+  const fs::path catalog_dir = other_build_catalog(prebuilt, "--prebuilt");
+  const auto catalog = catalog::load_catalog(catalog_dir);
+  apply_batch_defaults(o, bf);
+  RunPlan combined;
+  for (const auto& step : bf.steps) {
+    RunOptions so = o;
+    so.profile = step.profile;
+    so.lock_file.clear();
+    try {
+      auto part = plan_run(catalog, step.scenarios, so);
+      for (auto& s : part.scenarios) combined.scenarios.push_back(std::move(s));
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      if (what.find("program") != std::string::npos)
+        throw UsageError(what + " — perfgate batch never compiles: build " + prebuilt.string() +
+                         " before queueing the batch");
+      throw UsageError(bf.file.string() + ": " + what);
+    }
+  }
+  combined.record.batch = {{"plan", fs::absolute(bf.file).string()},
+                           {"steps", bf.steps.size()},
+                           {"prebuilt", fs::absolute(prebuilt).string()},
+                           {"catalog", fs::absolute(catalog_dir).string()}};
+  finish_plan(combined, o);  // one seed for every step
+  return combined;
 }
 
 }  // namespace perfgate::plan

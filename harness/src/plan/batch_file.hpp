@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/options.hpp"
+#include "plan/plan.hpp"
 
 namespace perfgate::plan {
 
@@ -28,7 +28,10 @@ struct BatchFile {
 
 BatchFile load_batch_file(const std::filesystem::path& file);
 
-// Fills the fields the command line left unset from the plan's options.
-void apply_batch_defaults(RunOptions& options, const BatchFile& plan);
+// The batch as one run: every step's scenarios (of the catalog in `prebuilt`, which must hold
+// every program: a batch never compiles) at its profile, the plan file's options where the
+// command line left them unset, one seed for all, and the results' run.batch section.
+// options.lock_file is the perf VM's lock. Throws UsageError naming the plan file.
+RunPlan plan_batch(const BatchFile& plan, const std::filesystem::path& prebuilt, RunOptions options);
 
 }  // namespace perfgate::plan

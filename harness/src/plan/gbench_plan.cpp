@@ -64,26 +64,86 @@ GbenchParams gbench_params(const json& params) {
   return g;
 }
 
-void plan_gbench_against(ScenarioPlan& s, const std::string& other_program) {
+namespace {
+
+// What each binary listed: the benchmarks both run become the gated metrics (NAME:cpu_time, or
+// NAME:real_time), those only one has are kept to be reported (and not run: the filter becomes
+// the exact names both share). Throws UsageError when the two share no benchmark.
+void set_benchmarks(ScenarioPlan& s, const BenchmarkLister& list) {
+  auto& g = std::get<GbenchBinaries>(s.source);
+  auto listed = [&](const std::string& variant, const std::vector<std::string>& argv) {
+    const auto wd = s.workdir.find(variant);
+    return list(s.manifest.name, argv, wd == s.workdir.end() ? std::string() : wd->second);
+  };
+  const auto listed_before = listed("before", g.before_argv), listed_after = listed("after", g.after_argv);
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  // --against a gbench scenario: its X/after benchmarks, named alike in both builds.
+  auto kept = [&g](const std::vector<std::string>& names) {
+    std::vector<std::string> out;
+    for (const auto& n : names)
+      if (!g.after_only || catalog::split_gbench_pair_name(n).second == "after") out.push_back(n);
+    return out;
+  };
+  const auto before = kept(listed_before), after = kept(listed_after);
+  for (const auto& b : after)
+    if (has(before, b) && !has(g.benchmarks, b)) g.benchmarks.push_back(b);
+  for (const auto& b : before)
+    if (!has(after, b)) g.only["before"].push_back(b);
+  for (const auto& b : after)
+    if (!has(before, b)) g.only["after"].push_back(b);
+  if (g.benchmarks.empty())
+    throw UsageError("gbench: " + s.manifest.name + ": the two binaries share no benchmark (before lists " +
+                     std::to_string(before.size()) + ", after " + std::to_string(after.size()) +
+                     (before.empty() && after.empty() ? "; is the filter right?" : "; are they the same suite?") + ")");
+  s.gated_metrics.clear();
+  for (const auto& b : g.benchmarks) s.gated_metrics.insert(b + ":" + catalog::gbench_time_metric(b));
+  const std::size_t n = g.benchmarks.size();
+  if (listed_before.size() != n || listed_after.size() != n) {  // run only what is compared
+    std::string names;
+    for (const auto& b : g.benchmarks) names += (names.empty() ? "" : "|") + exact_regex(b);
+    set_filter(g.before_argv, "^(" + names + ")$");
+    set_filter(g.after_argv, "^(" + names + ")$");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> gbench_only_lines(const ScenarioPlan& s) {
+  std::vector<std::string> lines;
+  const auto* g = s.gbench();
+  if (!g) return lines;
+  for (const auto& [variant, names] : g->only)
+    for (const auto& name : names)
+      lines.push_back("warning: " + name + " is only in " + variant + " (" + s.argv_of(variant).at(0) +
+                      "): not compared");
+  return lines;
+}
+
+void plan_gbench_against(ScenarioPlan& s, const std::string& other_program, const BenchmarkLister& list) {
   const GbenchParams p = gbench_params(s.params);
   std::vector<std::string> flags = {"--benchmark_repetitions=1",
                                     "--benchmark_min_time=" + p.min_time.value_or(kGbenchMinTime)};
   if (p.filter) flags.insert(flags.begin(), "--benchmark_filter=" + *p.filter);
-  s.before_argv = {other_program};
-  s.after_argv = {s.program};
+  const ContractProgram program = std::get<ContractProgram>(s.source);
+  GbenchBinaries g;
+  g.before_argv = {other_program};
+  g.after_argv = {program.program};
   for (const auto& v : s.variants)  // --scenario-arg VARIANT=ARG: appended to both, as the kind does
-    if (auto it = s.extra_args.find(v.name); it != s.extra_args.end())
+    if (auto it = program.extra_args.find(v.name); it != program.extra_args.end())
       flags.insert(flags.end(), it->second.begin(), it->second.end());
-  s.extra_args.clear();
-  s.before_argv.insert(s.before_argv.end(), flags.begin(), flags.end());
-  s.after_argv.insert(s.after_argv.end(), flags.begin(), flags.end());
-  s.gbench_pair = true;
-  s.gbench_after_only = true;
+  g.before_argv.insert(g.before_argv.end(), flags.begin(), flags.end());
+  g.after_argv.insert(g.after_argv.end(), flags.begin(), flags.end());
+  g.after_only = true;
+  s.source = std::move(g);
   s.manifest.guard.metric = "none";
   s.warmup = std::max(s.warmup, 1);
+  if (!list) throw UsageError("--against: " + s.manifest.name + ": no way to list its benchmarks");
+  set_benchmarks(s, list);
 }
 
-RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o) {
+RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o, const BenchmarkLister& list) {
   std::string filter = g.filter;
   std::vector<std::string> args;
   bool repetitions = false, min_time = false;
@@ -102,7 +162,7 @@ RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o) {
     min_time = min_time || is_flag(a, "--benchmark_min_time");
     args.push_back(a);
   }
-  RunPlan rp = plan_nothing(o);
+  RunPlan rp;
   ScenarioPlan s;
   s.manifest.name = g.name;
   s.manifest.title = g.name;
@@ -124,7 +184,6 @@ RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o) {
   apply_rounds(s, nullptr, o);
   apply_budgeted_rounds(s, o);
   s.cpus = o.cpus ? *o.cpus : choose_cpus("1");
-  s.gbench_pair = true;
   const std::string workdir = ab_workdir(o);
   if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
   std::vector<std::string> common;
@@ -132,58 +191,26 @@ RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o) {
   if (!repetitions) common.push_back("--benchmark_repetitions=1");
   if (!min_time) common.push_back(std::string("--benchmark_min_time=") + kGbenchMinTime);
   common.insert(common.end(), args.begin(), args.end());
-  s.before_argv = {binary(g.before, workdir)};
-  s.after_argv = {binary(g.after, workdir)};
-  s.before_argv.insert(s.before_argv.end(), common.begin(), common.end());
-  s.after_argv.insert(s.after_argv.end(), common.begin(), common.end());
+  GbenchBinaries binaries;
+  binaries.users = true;
+  binaries.before_argv = {binary(g.before, workdir)};
+  binaries.after_argv = {binary(g.after, workdir)};
+  binaries.before_argv.insert(binaries.before_argv.end(), common.begin(), common.end());
+  binaries.after_argv.insert(binaries.after_argv.end(), common.begin(), common.end());
+  s.source = std::move(binaries);
   s.params = {{"before", g.before}, {"after", g.after}, {"args", g.args}};
   if (!filter.empty()) s.params["filter"] = filter;
+  set_benchmarks(s, list);
+  // The first look where a rank test can reject inside this run's family (at least ab's 10).
+  if (s.look_budget_s > 0 && !o.min_rounds) {
+    const int family = static_cast<int>(s.gated_metrics.size());
+    const int floor = min_decidable_rounds(o.alpha, static_cast<int>(s.looks.size()), std::max(1, family));
+    apply_budgeted_rounds(s, o, std::max(10, floor));
+  }
+  for (auto& line : gbench_only_lines(s)) rp.notes.push_back(s.manifest.name + ": " + line);
   rp.scenarios.push_back(std::move(s));
   finish_plan(rp, o);
   return rp;
-}
-
-void set_gbench_benchmarks(RunPlan& rp, ScenarioPlan& s, const std::vector<std::string>& listed_before,
-                           const std::vector<std::string>& listed_after, const RunOptions& o) {
-  auto has = [](const std::vector<std::string>& v, const std::string& x) {
-    return std::find(v.begin(), v.end(), x) != v.end();
-  };
-  // --against a gbench scenario: its X/after benchmarks, named alike in both builds.
-  auto kept = [&s](const std::vector<std::string>& names) {
-    std::vector<std::string> out;
-    for (const auto& n : names)
-      if (!s.gbench_after_only || catalog::split_gbench_pair_name(n).second == "after") out.push_back(n);
-    return out;
-  };
-  const auto before = kept(listed_before), after = kept(listed_after);
-  s.gbench_benchmarks.clear();
-  s.gbench_only.clear();
-  s.gated_metrics.clear();
-  for (const auto& b : after)
-    if (has(before, b) && !has(s.gbench_benchmarks, b)) s.gbench_benchmarks.push_back(b);
-  for (const auto& b : before)
-    if (!has(after, b)) s.gbench_only["before"].push_back(b);
-  for (const auto& b : after)
-    if (!has(before, b)) s.gbench_only["after"].push_back(b);
-  if (s.gbench_benchmarks.empty())
-    throw UsageError("gbench: " + s.manifest.name + ": the two binaries share no benchmark (before lists " +
-                     std::to_string(before.size()) + ", after " + std::to_string(after.size()) +
-                     (before.empty() && after.empty() ? "; is the filter right?" : "; are they the same suite?") + ")");
-  for (const auto& b : s.gbench_benchmarks) s.gated_metrics.insert(b + ":" + catalog::gbench_time_metric(b));
-  const std::size_t n = s.gbench_benchmarks.size();
-  if (listed_before.size() != n || listed_after.size() != n) {  // run only what is compared
-    std::string names;
-    for (const auto& b : s.gbench_benchmarks) names += (names.empty() ? "" : "|") + exact_regex(b);
-    set_filter(s.before_argv, "^(" + names + ")$");
-    set_filter(s.after_argv, "^(" + names + ")$");
-  }
-  finish_plan(rp, o);
-  // The first look where a rank test can reject inside this run's family (at least ab's 10).
-  if (s.look_budget_s > 0 && !o.min_rounds) {
-    const int floor = min_decidable_rounds(rp.alpha, static_cast<int>(s.looks.size()), std::max(1, rp.gated_total));
-    apply_budgeted_rounds(s, o, std::max(10, floor));
-    finish_plan(rp, o);
-  }
 }
 
 }  // namespace perfgate::plan

@@ -3,9 +3,8 @@
 // back to back, in a random order), in the caller's folder like `ab`. Benchmarks are paired by
 // name; each one both binaries run is one gated comparison of its time (cpu_time, real_time
 // under UseRealTime/UseManualTime), Holm-corrected across the run with every other. Planned in
-// two steps, since only the binaries know their benchmarks: plan_gbench checks the arguments
-// and composes both commands, the suite lists each binary (run/gbench_sample.hpp), and
-// set_gbench_benchmarks makes the gated comparisons of what the lists share.
+// one call that runs both binaries to list their benchmarks (through a BenchmarkLister, since
+// planning runs nothing itself: suite/benchmark_lister.hpp is the one that does).
 #pragma once
 
 #include <optional>
@@ -30,16 +29,16 @@ struct GbenchArgs {
 // One scenario comparing the two binaries. Each command is the binary, --benchmark_filter (from
 // --filter or ARGS), --benchmark_repetitions=1 and --benchmark_min_time=0.05 unless ARGS set
 // them (a user's --benchmark_repetitions=N runs N in each process and the round takes their
-// median), then ARGS. Throws UsageError for flags perfgate must own (--benchmark_out,
-// --benchmark_out_format, --benchmark_list_tests), two filters, or a binary that cannot run.
-RunPlan plan_gbench(const GbenchArgs& args, const RunOptions& options);
+// median), then ARGS. Both binaries list their benchmarks (`list`): those both run are the gated
+// metrics (NAME:cpu_time, or NAME:real_time), those only one has are noted and not run. The
+// first look comes at the round where a rank test can reject inside the run's Holm family.
+// Throws UsageError for flags perfgate must own (--benchmark_out, --benchmark_out_format,
+// --benchmark_list_tests), two filters, a binary that cannot run, or two sharing no benchmark.
+RunPlan plan_gbench(const GbenchArgs& args, const RunOptions& options, const BenchmarkLister& list);
 
-// What each binary listed: the benchmarks both run become the gated metrics (NAME:cpu_time,
-// or NAME:real_time), those only one has are kept to be reported (and not run: the filter
-// becomes the exact names both share). The first look comes at the round where a rank test
-// can reject inside the run's Holm family. Throws UsageError when the two share no benchmark.
-void set_gbench_benchmarks(RunPlan& plan, ScenarioPlan& s, const std::vector<std::string>& before,
-                           const std::vector<std::string>& after, const RunOptions& options);
+// "warning: NAME is only in after (BIN): not compared", per benchmark only one binary has: the
+// plan's notes, and the scenario's notes in the results.
+std::vector<std::string> gbench_only_lines(const ScenarioPlan& s);
 
 // A gbench scenario's profile params: repetitions (at least 2; none: the profile's
 // min_rounds), min_time (seconds, or Google Benchmark's "0.5s"), filter.
@@ -50,8 +49,8 @@ struct GbenchParams {
 GbenchParams gbench_params(const json& params);
 
 // `run --against DIR` of a gbench scenario: the other build's binary (`other_program`) against
-// this build's, each run once per round, comparing the X/after benchmarks both have.
-void plan_gbench_against(ScenarioPlan& s, const std::string& other_program);
+// this build's, each run once per round, comparing the X/after benchmarks both list.
+void plan_gbench_against(ScenarioPlan& s, const std::string& other_program, const BenchmarkLister& list);
 
 // `name` as a regular expression matching exactly itself (for --benchmark_filter).
 std::string exact_regex(const std::string& name);

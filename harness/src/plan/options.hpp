@@ -1,6 +1,12 @@
-// What a user asked for on the command line, before it is resolved against manifests.
+// What a user asked for, before it is resolved against manifests: the typed values of the flag
+// groups (cli/flag_groups.hpp, where each is declared and checked once). Planning (plan.hpp,
+// ab_plan.hpp, gbench_plan.hpp, batch_file.hpp) resolves it into a RunPlan — the only thing the
+// suite takes — and nothing edits a plan after it is made, so every input that changes a plan
+// (--measure, --mask, --check, --lock, --shard, --against) is a field here.
 #pragma once
 
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +14,20 @@
 #include "catalog/kinds.hpp"
 
 namespace perfgate::plan {
+
+// Where a run's documents go: the results (--json FILE, else --out DIR/results.json, else none)
+// and what is written from them (cli/exports.hpp); --quiet keeps the terminal to failures.
+struct Outputs {
+  std::string out_dir, json_path;
+  // JUnit XML, Google Benchmark JSON, ab's markdown and CSV tables (empty: none), and the unit
+  // ab's tables print times in (empty: chosen per table).
+  std::string junit, gbench, ab_markdown, ab_csv, time_unit;
+  bool quiet = false;
+  // The results file they name; empty: not written.
+  std::string results_file() const {
+    return !json_path.empty() ? json_path : out_dir.empty() ? std::string() : out_dir + "/results.json";
+  }
+};
 
 struct RunOptions {
   std::string profile = "quick";
@@ -18,29 +38,41 @@ struct RunOptions {
   double alpha = 0.05;
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<int>> cpus;
-  std::string out_dir;      // run: DIR/results.json
-  std::string json_path;    // explicit results file (wins over out_dir)
-  std::string catalog_dir;  // empty: the bundled catalog
-  bool quiet = false;
+  Outputs outputs;
+  std::string catalog_dir;                 // empty: the bundled catalog
   std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
 
   // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
   std::string baseline_path;
   bool baseline_given = false;       // --baseline was on the command line
   double baseline_tolerance = 0.05;  // a fraction (--baseline-tolerance takes a percentage)
-  // CI outputs: JUnit XML and Google Benchmark JSON of the results (empty: none).
-  std::string junit_path, gbench_path;
   // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.
   std::string shard;
   // --against DIR: this build's AFTER against the AFTER of another build of perfgate.
   std::string against_dir;
+  // Counting samples beside the timed ones (--measure allocs|instructions).
+  std::vector<std::string> measures;
+  // --lock FILE: measure only while holding this machine's lock (empty: none).
+  std::string lock_file;
+  double lock_timeout_s = 3600;
   // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
   bool duet = false;
   // ab: the folder samples run in (empty: the caller's); --isolate: a fresh one per sample.
   std::string workdir;
   bool isolate = false;
+  // ab --mask and --check (run/output_mask.hpp, run/output_check.hpp): how two outputs are compared
+  // (the patterns compiled and the command split into words by the flags' checks).
+  std::vector<std::string> masks;
+  std::vector<std::string> check;
   // --debug-samples FILE (hidden): samples from a script, not from programs (run/sample_script.hpp).
   std::string debug_samples;
+  // `perfgate lies`: BEFORE against AFTER only (no sweep variant, no claim), AFTER given these
+  // arguments, recorded as run.lies.
+  std::optional<std::vector<std::string>> lie_args;
+  // The command line as typed: recorded in the results and re-run by their reproduce line.
+  std::vector<std::string> argv;
+  // `perfgate bisect`: the step this run is (good, tested, batch), recorded as run.bisect.
+  nlohmann::json bisect_step;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

@@ -4,9 +4,12 @@
 #include <sstream>
 
 #include "catalog/catalog.hpp"
+#include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "measure/host.hpp"
+#include "plan/against.hpp"
+#include "plan/shard.hpp"
 #include "stats/power.hpp"
 #include "stats/sequential.hpp"
 
@@ -66,7 +69,7 @@ json RunPlan::options_json() const {
     j["timeout_s"] = s.timeout_s;
     j["cpus"] = s.cpus;
     j["policy"] = name_of(s.policy);
-    if (s.duet) j["duet"] = true;
+    if (s.schedule == Schedule::Duet) j["duet"] = true;
     if (s.look_budget_s > 0) j["look_budget_s"] = s.look_budget_s;
   }
   return j;
@@ -90,26 +93,18 @@ void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& 
 
 namespace {
 
-void parse_scenario_args(ScenarioPlan& s, const RunOptions& o) {
+void parse_scenario_args(ScenarioPlan& s, ContractProgram& program, const RunOptions& o) {
   for (const auto& a : o.scenario_args) {
     auto eq = a.find('=');
     if (eq == std::string::npos) throw UsageError("--scenario-arg: '" + a + "' must be VARIANT=ARGUMENT");
-    s.extra_args[a.substr(0, eq)].push_back(a.substr(eq + 1));
+    program.extra_args[a.substr(0, eq)].push_back(a.substr(eq + 1));
   }
+  (void)s;
 }
 
-void finish(RunPlan& rp, const RunOptions& o) {
+void check_statistics(const RunPlan& rp, const RunOptions& o) {
   if (o.alpha <= 0 || o.alpha >= 1) throw UsageError("--alpha must be between 0 and 1");
   if (o.noise < 0 || o.noise >= 1) throw UsageError("--noise must be a percentage between 0 and 100");
-  rp.alpha = o.alpha;
-  rp.noise = o.noise;
-  rp.seed = o.seed ? *o.seed : std::random_device{}();
-  rp.looks_per_scenario = kLooks;  // a longer schedule (ab's budgeted one) splits alpha further
-  for (const auto& s : rp.scenarios)
-    rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
-  rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);
-  rp.gated_total = 0;
-  for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
   // An `improve` scenario passes only when its rank test rejects; with fewer rounds than the test
   // can ever reject at (inside the run's family, at the per-look level) it is a certain failure,
   // so it is refused before anything runs. A no-regress one still runs: its results say it could
@@ -128,33 +123,77 @@ void finish(RunPlan& rp, const RunOptions& o) {
                        std::to_string(needed));
 }
 
+BaselinePlan baseline_of(const RunPlan& rp, const RunOptions& o) {
+  BaselinePlan b;
+  b.tolerance = o.baseline_tolerance;
+  const bool users = !rp.scenarios.empty() && users_commands(rp.scenarios.front());
+  if (o.baseline_path == "none")
+    b.why_none = "--baseline none";
+  else if (!o.against_dir.empty())
+    b.why_none = "--against compares builds, not a change";
+  else if (users && !o.baseline_given)
+    b.why_none = "ab: no --baseline given";
+  else if (!o.baseline_path.empty())
+    b.file = o.baseline_path, b.named = true;
+  else
+    b.file = o.catalog_dir.empty() ? catalog::bundled_baseline() : catalog_folder(o.catalog_dir) / "baseline.json";
+  return b;
+}
+
 }  // namespace
+
+std::filesystem::path catalog_folder(const std::string& dir) {
+  return std::filesystem::absolute(dir).lexically_normal();
+}
 
 int min_decidable_rounds(double alpha, int looks, int family) {
   return stats::min_rank_rounds(alpha / (static_cast<double>(looks) * std::max(1, family)));
 }
 
-RunPlan plan_nothing(const RunOptions& o) {
-  RunPlan rp;
-  finish(rp, o);
-  return rp;
+void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> seed) {
+  rp.alpha = o.alpha;
+  rp.noise = o.noise;
+  rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
+  rp.looks_per_scenario = kLooks;  // a longer schedule (ab's budgeted one) splits alpha further
+  for (const auto& s : rp.scenarios)
+    rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
+  rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);
+  rp.gated_total = 0;
+  for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
+  check_statistics(rp, o);
+  rp.outputs = o.outputs;
+  rp.baseline = baseline_of(rp, o);
+  if (!o.debug_samples.empty()) rp.debug_samples = o.debug_samples;
+  if (!o.lock_file.empty()) rp.lock = LockPlan{o.lock_file, o.lock_timeout_s};
+  rp.record.argv = o.argv;
+  if (!o.catalog_dir.empty()) rp.record.catalog = catalog_folder(o.catalog_dir).string();
+  rp.record.lie_args = o.lie_args;
+  rp.record.bisect = o.bisect_step;
 }
 
-void finish_plan(RunPlan& rp, const RunOptions& o) {
-  const auto seed = rp.seed;
-  finish(rp, o);
-  if (!o.seed) rp.seed = seed;  // keep the seed already drawn
+std::string ScenarioPlan::seeder() const {
+  if (const auto* p = program()) return p->program;
+  return argv_of("after").empty() ? std::string() : argv_of("after").front();
 }
 
-RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
-                 const RunOptions& o) {
-  RunPlan rp;
+const std::vector<std::string>& ScenarioPlan::argv_of(const std::string& variant) const {
+  static const std::vector<std::string> none;
+  if (const auto* c = commands()) return variant == "before" ? c->before_argv : c->after_argv;
+  if (const auto* g = gbench()) return variant == "before" ? g->before_argv : g->after_argv;
+  return none;
+}
+
+namespace {
+
+std::vector<ScenarioPlan> catalog_scenarios(const std::vector<catalog::Manifest>& catalog,
+                                            const std::vector<std::string>& names, const RunOptions& o) {
   std::vector<const catalog::Manifest*> chosen;
   if (names.empty())
     for (const auto& m : catalog) chosen.push_back(&m);
   else
     for (const auto& n : names) chosen.push_back(&catalog::find_scenario(catalog, n));
-  if (chosen.empty()) throw UsageError("no scenarios to run");
+  for (const auto& m : o.measures) catalog::check_counting_measure(m);
+  std::vector<ScenarioPlan> out;
   for (const auto* m : chosen) {
     auto pit = m->profiles.find(o.profile);
     if (pit == m->profiles.end()) {
@@ -167,7 +206,7 @@ RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vecto
     s.profile = o.profile;
     s.params = pit->second.params;
     for (const auto& v : m->variants)
-      if (v.in_profile(o.profile)) s.variants.push_back(v);
+      if (v.in_profile(o.profile) && (!o.lie_args || v.name == "before" || v.name == "after")) s.variants.push_back(v);
     s.policy = o.policy.value_or(m->policy);
     apply_rounds(s, &pit->second, o);
     s.cpus = o.cpus ? *o.cpus : choose_cpus(m->cpus);
@@ -175,19 +214,68 @@ RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vecto
     std::filesystem::path prog = m->program;
     if (prog.is_relative() && (m->program.find('/') != std::string::npos || std::filesystem::exists(m->dir / prog)))
       prog = m->dir / prog;
+    ContractProgram program;
     try {
-      s.program = resolve_program(prog.string());
+      program.program = resolve_program(prog.string());
     } catch (const UsageError& e) {
       throw UsageError(m->file.string() + ": program: " + e.what() + " (is the project built?)");
     }
     s.gated_metrics = {m->primary_metric};
-    for (const auto& c : m->claims)
-      if (c.profiles.empty() || std::find(c.profiles.begin(), c.profiles.end(), o.profile) != c.profiles.end())
-        s.claims.push_back(c);
-    parse_scenario_args(s, o);
-    rp.scenarios.push_back(std::move(s));
+    // `perfgate lies` asks only whether a lie is caught: no claim is judged at its two rounds.
+    if (!o.lie_args)
+      for (const auto& c : m->claims)
+        if (c.profiles.empty() || std::find(c.profiles.begin(), c.profiles.end(), o.profile) != c.profiles.end())
+          s.claims.push_back(c);
+    parse_scenario_args(s, program, o);
+    if (o.lie_args)
+      for (const auto& a : *o.lie_args) program.extra_args["after"].push_back(a);
+    // Counting samples of batch scenarios beside the timed ones; instruction counts are gated.
+    if (m->kind == catalog::ScenarioKind::Batch)
+      for (const auto& c : o.measures) {
+        if (std::find(s.manifest.measure.begin(), s.manifest.measure.end(), c) == s.manifest.measure.end())
+          s.manifest.measure.push_back(c);
+        if (c == "instructions") s.gated_metrics.insert("instructions");
+      }
+    s.source = std::move(program);
+    out.push_back(std::move(s));
   }
-  finish(rp, o);
+  if (out.empty()) throw UsageError("no scenarios to run");
+  return out;
+}
+
+}  // namespace
+
+RunPlan plan_run(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
+                 const RunOptions& o, const BenchmarkLister& list) {
+  RunPlan rp;
+  std::vector<std::string> chosen = names;
+  int family = 0;
+  if (!o.shard.empty()) {
+    const ShardSelection part = select_shard(catalog, names, o.shard);
+    RunPlan all;
+    all.scenarios = catalog_scenarios(catalog, part.all, o);
+    for (const auto& s : all.scenarios) family += static_cast<int>(s.gated_metrics.size());
+    rp.record.shard = part.info;
+    if (part.names.empty()) {
+      rp.notes.push_back("shard " + o.shard + " has no scenarios (" + std::to_string(part.all.size()) +
+                         " scenarios in " + std::to_string(part.count) + " shards)");
+      finish_plan(rp, o);
+      rp.gated_total = rp.family_total = family;
+      return rp;
+    }
+    chosen = part.names;
+  }
+  rp.scenarios = catalog_scenarios(catalog, chosen, o);
+  if (!o.against_dir.empty()) {
+    rp.record.against = apply_against(rp, o, rp.notes, list);
+    if (rp.scenarios.empty()) {
+      std::string why;
+      for (const auto& n : rp.notes) why += (why.empty() ? " (" : "; ") + n;
+      throw UsageError("--against: no scenario left to compare" + why + (why.empty() ? "" : ")"));
+    }
+  }
+  finish_plan(rp, o);
+  if (!o.shard.empty()) rp.gated_total = rp.family_total = family;
   return rp;
 }
 

@@ -37,22 +37,20 @@ std::vector<std::string> shard_names(std::vector<std::string> names, const Shard
   return out;
 }
 
-ShardPlan plan_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen, const Shard& shard,
-                     const RunOptions& options) {
+ShardSelection select_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen,
+                            const std::string& text) {
+  const Shard shard = parse_shard(text);
   if (chosen.empty())
     for (const auto& m : catalog) chosen.push_back(m.name);
   for (const auto& n : chosen) catalog::find_scenario(catalog, n);
-  ShardPlan out;
+  ShardSelection out;
   out.names = shard_names(chosen, shard);
+  out.all = shard_names(chosen, {1, 1});
+  out.count = shard.count;
   out.info = {{"index", shard.index},
               {"count", shard.count},
               {"scenarios", out.names},
-              {"of", static_cast<int>(shard_names(chosen, {1, 1}).size())}};
-  const auto all = plan_run(catalog, chosen, options);
-  out.plan = out.names.empty() ? plan_nothing(options) : plan_run(catalog, out.names, options);
-  out.plan.seed = options.seed ? *options.seed : out.plan.seed;
-  out.plan.gated_total = all.gated_total;
-  out.plan.family_total = all.gated_total;
+              {"of", static_cast<int>(out.all.size())}};
   return out;
 }
 

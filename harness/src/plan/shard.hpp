@@ -23,17 +23,19 @@ Shard parse_shard(const std::string& text);
 // The names of shard `s` among `names` (any order; duplicates removed).
 std::vector<std::string> shard_names(std::vector<std::string> names, const Shard& s);
 
-// One shard of a run: its plan, whose Holm family is the whole selection's (every shard's
-// gated comparisons, so verdicts stay valid when shards are merged), and the results' run.shard.
-struct ShardPlan {
-  RunPlan plan;
+// The selection of one shard: the names it runs, every name of the selection (its Holm family
+// is theirs: every shard's gated comparisons, so verdicts stay valid when shards are merged),
+// and the results' run.shard ({index, count, scenarios, of}).
+struct ShardSelection {
   std::vector<std::string> names;  // this shard's scenarios; empty for an empty shard
-  nlohmann::json info;             // {index, count, scenarios, of}
+  std::vector<std::string> all;
+  int count = 1;
+  nlohmann::json info;
 };
 
-// `chosen` empty: the whole catalog. An unknown name is exit 2 in every shard, not only in
-// the one it would fall into.
-ShardPlan plan_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen, const Shard& shard,
-                     const RunOptions& options);
+// `chosen` empty: the whole catalog; `text` is --shard's "i/n". An unknown name is exit 2 in
+// every shard, not only in the one it would fall into.
+ShardSelection select_shard(const std::vector<catalog::Manifest>& catalog, std::vector<std::string> chosen,
+                            const std::string& text);
 
 }  // namespace perfgate::plan

@@ -19,59 +19,6 @@
 
 namespace perfgate::run {
 
-std::string StdoutTarget::describe() const {
-  switch (kind) {
-    case Kind::Contract:
-      return "file";
-    case Kind::Null:
-      return "null";
-    case Kind::Pipe:
-      return "pipe";
-    case Kind::Inherit:
-      return "inherit";
-    case Kind::File:
-      return file.string();
-  }
-  return "";
-}
-
-StdoutTarget parse_stdout_target(const std::string& where) {
-  StdoutTarget t;
-  if (where == "null")
-    t.kind = StdoutTarget::Kind::Null;
-  else if (where == "pipe")
-    t.kind = StdoutTarget::Kind::Pipe;
-  else if (where == "inherit")
-    t.kind = StdoutTarget::Kind::Inherit;
-  else if (where.empty())
-    throw UsageError("--output: empty; give null, pipe, inherit or a file");
-  else {
-    t.kind = StdoutTarget::Kind::File;
-    t.file = fs::absolute(where);
-  }
-  return t;
-}
-
-void parse_ignore_failure(const std::string& value, AbSampling& sampling) {
-  if (value.empty() || value == "all-non-zero") {
-    sampling.ignore_all_exits = true;
-    return;
-  }
-  std::size_t at = 0;
-  while (at <= value.size()) {
-    const std::size_t comma = std::min(value.find(',', at), value.size());
-    const std::string code = value.substr(at, comma - at);
-    char* end = nullptr;
-    const long n = std::strtol(code.c_str(), &end, 10);
-    if (code.empty() || *end != '\0' || n < 1 || n > 255)
-      throw UsageError("--ignore-failure: '" + code +
-                       "' is not an exit code (1-255); give all-non-zero or a list "
-                       "like 1,2");
-    sampling.ignored_exits.insert(static_cast<int>(n));
-    at = comma + 1;
-  }
-}
-
 bool digest_round(std::uint64_t seed, int measured_round) {
   // splitmix64 of (seed, round): the same rounds for the same seed, whatever ran before.
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(measured_round + 1);

@@ -20,38 +20,15 @@
 #include <thread>
 #include <vector>
 
+#include "catalog/command_sampling.hpp"
+
 namespace perfgate::run {
 
 namespace fs = std::filesystem;
 
-struct StdoutTarget {
-  enum class Kind { Contract, Null, Pipe, Inherit, File };
-  Kind kind = Kind::Contract;  // Contract: a file of the sample's, hashed or parsed after it
-  fs::path file;               // Kind::File
-  // The timed run's own stdout is hashed (Contract, Pipe, File); Null and Inherit need digest runs.
-  bool hashed_when_timed() const { return kind == Kind::Contract || kind == Kind::Pipe || kind == Kind::File; }
-  std::string describe() const;  // "null", "pipe", "inherit", the file
-};
-
-// "null" | "pipe" | "inherit" | a file (hyperfine's WHERE). Throws UsageError on an empty one.
-StdoutTarget parse_stdout_target(const std::string& where);
-
-struct AbSampling {
-  StdoutTarget output;
-  fs::path input;  // empty: /dev/null
-  // Shell commands (sh -c, in the variant's folder, unmeasured); empty: none.
-  std::string prepare, conclude;  // before and after each run of the variant
-  std::string setup, cleanup;     // once, before its first run and after its last
-  // Exit codes that are not failures: none (the default: any non-zero exit is); an empty set
-  // with ignore_all: every one.
-  std::set<int> ignored_exits;
-  bool ignore_all_exits = false;
-  bool ignores(int exit_code) const { return ignore_all_exits || ignored_exits.count(exit_code) > 0; }
-};
-
-// hyperfine's --ignore-failure value into `sampling`: "all-non-zero" (or empty) ignores every
-// non-zero exit, "1,2" those codes. Throws UsageError naming a code that is not one.
-void parse_ignore_failure(const std::string& value, AbSampling& sampling);
+// The runner's names for catalog/command_sampling.hpp's values.
+using StdoutTarget = catalog::StdoutTarget;
+using AbSampling = catalog::CommandSampling;
 
 // Digest runs at the first measured round, the last, and each other one with this probability,
 // drawn from the seed and the round (so the same seed digests the same rounds).

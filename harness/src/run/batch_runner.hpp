@@ -56,6 +56,7 @@ struct SampleFiles {
 };
 
 struct BatchHooks {
+  using TakeSample = std::function<Sample(const std::string& variant, int round, bool warmup, int order, int serial)>;
   // Every sample as it completes (warm-up included). May throw to stop the scenario (an
   // equivalence failure): the files are still there while it runs.
   std::function<void(const Sample&, const SampleFiles&)> on_sample;
@@ -63,7 +64,7 @@ struct BatchHooks {
   std::function<bool(const std::vector<Sample>&, int look_index)> should_stop;
   std::function<void(int round, int rounds_planned, bool warmup)> on_round;
   // Service scenarios: how one sample is taken (default: run the variant's command once).
-  std::function<Sample(const std::string& variant, int round, bool warmup, int order, int serial)> take_sample;
+  TakeSample take_sample;
 };
 
 struct BatchOutcome {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "catalog/catalog.hpp"
+#include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "run/metric_specs.hpp"
@@ -14,9 +14,6 @@ namespace {
 
 constexpr const char* kAllocPrefix = "allocs";
 constexpr const char* kCachegrindPrefix = "cachegrind.out.";
-
-// Staged and installed as lib/libperfgate_alloc.so beside bin/perfgate.
-fs::path alloc_library() { return catalog::executable_dir().parent_path() / "lib" / "libperfgate_alloc.so"; }
 
 std::vector<fs::path> files_starting(const fs::path& dir, const std::string& prefix) {
   std::vector<fs::path> out;
@@ -91,29 +88,13 @@ void add_instruction_metrics(Sample& s, const fs::path& dir, const std::string& 
 
 }  // namespace
 
-void check_counting_measure(const std::string& measure) {
-  if (measure == "allocs") {
-    if (!fs::exists(alloc_library()))
-      throw UsageError("--measure allocs: the allocation counter " + alloc_library().string() +
-                       " is missing (build target perfgate_alloc)");
-  } else if (measure == "instructions") {
-    try {
-      resolve_program("valgrind");
-    } catch (const UsageError&) {
-      throw UsageError("--measure instructions needs valgrind on PATH (Debian: apt-get install valgrind)");
-    }
-  } else {
-    throw UsageError("unknown measure '" + measure + "' (allocs, instructions)");
-  }
-}
-
 CountingCommand counting_command(const std::string& measure, const std::vector<std::string>& argv,
                                  const fs::path& dir) {
   CountingCommand c;
   c.env["PERFGATE_COUNTING"] = measure;
   if (measure == "allocs") {
     c.argv = argv;
-    std::string preload = alloc_library().string();
+    std::string preload = catalog::alloc_library().string();
     if (const char* theirs = std::getenv("LD_PRELOAD"); theirs && *theirs) preload += std::string(":") + theirs;
     c.env["LD_PRELOAD"] = preload;
     c.env["PERFGATE_ALLOC_OUT"] = (dir / kAllocPrefix).string();

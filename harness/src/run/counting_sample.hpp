@@ -20,13 +20,6 @@ namespace perfgate::run {
 
 namespace fs = std::filesystem;
 
-// The measures a counting sample can take, as manifests and --measure name them.
-inline const std::vector<std::string> kCountingMeasures = {"allocs", "instructions"};
-
-// Throws UsageError when `measure` is unknown or what it needs is missing (the interposer
-// beside the binary, valgrind on PATH): a plan fails with exit 2 before anything runs.
-void check_counting_measure(const std::string& measure);
-
 // The command and extra environment of one counting run of `argv`, its counter's files in `dir`.
 struct CountingCommand {
   std::vector<std::string> argv;

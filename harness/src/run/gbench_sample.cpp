@@ -6,6 +6,7 @@
 
 #include "common/errors.hpp"
 #include "perfgate/percentile.hpp"
+#include "run/child.hpp"
 #include "run/gbench_runner.hpp"
 
 namespace perfgate::run {
@@ -122,6 +123,46 @@ bool is_gbench_binary(const fs::path& program) {
     if (buf.size() > mark.size()) buf.erase(0, buf.size() - mark.size());
   }
   return false;
+}
+
+// A Google Benchmark binary runs each benchmark for a fixed time: its wall and CPU time say
+// nothing about its speed, and its timing output differs from run to run. `ab` would print a
+// ratio that means nothing, so it points at `perfgate gbench` instead (exit 2).
+void refuse_gbench_binaries(const std::vector<std::string>& before, const std::vector<std::string>& after, bool shell,
+                            const std::string& dir) {
+  // The program: argv[0], or under a shell the command line's first word (`sh -c "./bench"`).
+  auto program_of = [shell](const std::vector<std::string>& argv) -> std::string {
+    if (!shell) return argv.front();
+    try {
+      const auto words = split_command(argv.back());
+      return words.empty() ? "" : words.front();
+    } catch (const Error&) {
+      return "";  // shell syntax perfgate does not split: the shell's to run
+    }
+  };
+  const std::string programs[] = {program_of(before), program_of(after)};
+  for (const auto* argv : {&before, &after}) {
+    const std::string& name = programs[argv == &before ? 0 : 1];
+    bool gbench = false;
+    for (const auto& word : *argv) gbench = gbench || word.find("--benchmark_") != std::string::npos;
+    if (!gbench && !name.empty()) {
+      namespace fs = std::filesystem;
+      fs::path program = name;
+      if (program.is_relative() && name.find('/') != std::string::npos && !dir.empty()) program = dir / program;
+      try {
+        if (name.find('/') == std::string::npos) program = resolve_program(name);
+        gbench = is_gbench_binary(program);
+      } catch (const Error&) {
+        // not found, or a shell word such as `cd`: plan_ab says so in its own words, or the shell runs it
+      }
+    }
+    if (gbench)
+      throw UsageError(
+          "ab: " + (name.empty() ? argv->back() : name) +
+          " is a Google Benchmark binary: it runs each benchmark for a fixed time, so its wall and CPU "
+          "time say nothing. Compare two of them benchmark by benchmark with\n  perfgate gbench --before " +
+          programs[0] + " --after " + programs[1] + " [--filter REGEX] [-- ARGS]");
+  }
 }
 
 }  // namespace perfgate::run

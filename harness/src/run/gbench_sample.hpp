@@ -43,4 +43,11 @@ Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, i
 // read.
 bool is_gbench_binary(const fs::path& program);
 
+// `perfgate ab` of a Google Benchmark binary: it runs each benchmark for a fixed time, so its
+// wall and CPU time say nothing; throws UsageError pointing at `perfgate gbench` (exit 2).
+// `shell`: the commands run under a shell (the binary is the command line's first word); `dir`:
+// the folder they run in.
+void refuse_gbench_binaries(const std::vector<std::string>& before, const std::vector<std::string>& after, bool shell,
+                            const std::string& dir);
+
 }  // namespace perfgate::run

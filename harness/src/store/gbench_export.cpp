@@ -140,8 +140,4 @@ json gbench_json(const model::ResultsDoc& results) {
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
-void write_gbench(const std::filesystem::path& path, const model::ResultsDoc& results) {
-  write_file_atomic(path, gbench_json(results).dump(2) + "\n");
-}
-
 }  // namespace perfgate::store

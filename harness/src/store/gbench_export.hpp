@@ -16,6 +16,5 @@
 namespace perfgate::store {
 
 nlohmann::json gbench_json(const model::ResultsDoc& results);
-void write_gbench(const std::filesystem::path& path, const model::ResultsDoc& results);
 
 }  // namespace perfgate::store

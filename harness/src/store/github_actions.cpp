@@ -78,8 +78,10 @@ std::string github_escape(const std::string& text, bool property) {
 std::string markdown_summary(const model::ResultsDoc& results) {
   std::ostringstream md;
   const auto& outcome = results.outcome;
-  md << "## perfgate: " << (outcome.status == "passed" ? "✅ passed" : "❌ " + outcome.status) << " (exit "
-     << outcome.exit_code << ")\n\n";
+  md << "## perfgate: "
+     << (outcome.status == model::RunStatus::Passed ? std::string("✅ passed")
+                                                    : "❌ " + std::string(name_of(outcome.status)))
+     << " (exit " << outcome.exit_code << ")\n\n";
   md << "Commit `" << results.run.commit.substr(0, 12) << "`" << (results.run.dirty ? " (dirty)" : "") << ", profile `"
      << results.run.profile << "`, host `" << results.host.fingerprint << "` (" << results.host.cpu_model << ")";
   auto load = [](const std::vector<double>& l) { return l.empty() ? std::string("-") : num(l[0]); };
@@ -100,7 +102,8 @@ std::string markdown_summary(const model::ResultsDoc& results) {
   return md.str();
 }
 
-void write_annotations(std::ostream& out, const model::ResultsDoc& results) {
+std::string annotations(const model::ResultsDoc& results) {
+  std::ostringstream out;
   for (const auto& s : results.scenarios) {
     const std::string title = "perfgate " + title_of(s);
     // One message per failure: the scenario's error only when no failed gate already says it.
@@ -123,20 +126,7 @@ void write_annotations(std::ostream& out, const model::ResultsDoc& results) {
                              "see the baseline gate's detail)")
             << "\n";
   }
-}
-
-void append_step_summary(const std::filesystem::path& path, const model::ResultsDoc& results) {
-  const std::string text = markdown_summary(results);
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw RunError("cannot append to $GITHUB_STEP_SUMMARY " + path.string() + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
+  return out.str();
 }
 
 }  // namespace perfgate::store

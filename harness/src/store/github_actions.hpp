@@ -15,11 +15,8 @@ namespace perfgate::store {
 // The markdown summary: outcome, one row per gated metric, the baseline comparison, failures.
 std::string markdown_summary(const model::ResultsDoc& results);
 
-// One workflow command per line, on `out` (GitHub reads them from stdout).
-void write_annotations(std::ostream& out, const model::ResultsDoc& results);
-
-// Appends (the step summary is shared by every step of a job) the markdown summary.
-void append_step_summary(const std::filesystem::path& path, const model::ResultsDoc& results);
+// One workflow command per line (GitHub reads them from stdout; cli/exports.hpp prints them).
+std::string annotations(const model::ResultsDoc& results);
 
 // Escapes a workflow command's message (%, CR, LF) or property value (also : and ,).
 std::string github_escape(const std::string& text, bool property = false);

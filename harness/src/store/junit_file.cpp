@@ -89,8 +89,4 @@ std::string junit_xml(const model::ResultsDoc& results) {
   return out.str();
 }
 
-void write_junit(const std::filesystem::path& path, const model::ResultsDoc& results) {
-  write_file_atomic(path, junit_xml(results));
-}
-
 }  // namespace perfgate::store

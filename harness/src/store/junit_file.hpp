@@ -12,7 +12,6 @@
 namespace perfgate::store {
 
 std::string junit_xml(const model::ResultsDoc& results);
-void write_junit(const std::filesystem::path& path, const model::ResultsDoc& results);
 
 // XML character escaping for text and attribute values; drops characters XML 1.0 forbids.
 std::string xml_escape(const std::string& text);

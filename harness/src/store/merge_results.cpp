@@ -87,7 +87,7 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
       merged.scenarios.push_back(std::move(s));
     }
     exit_code = worse_exit_code(exit_code, in.doc.outcome.exit_code);
-    interrupted = interrupted || in.doc.outcome.status == "interrupted";
+    interrupted = interrupted || in.doc.outcome.status == model::RunStatus::Interrupted;
     failures.insert(failures.end(), in.doc.outcome.failures.begin(), in.doc.outcome.failures.end());
     if (!run.started_at.empty()) started = std::min(started, run.started_at);
     finished = std::max(finished, run.finished_at);
@@ -114,21 +114,15 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
   merged.run.reproduce = join_command(command_line);
   for (const auto& in : inputs)
     if (in.doc.run.seed != first.run.seed) merged.run.seed.reset();
-  const std::string status = interrupted             ? "interrupted"
-                             : exit_code == 0        ? "passed"
-                             : exit_code == kExitRun ? "error"
-                                                     : "failed";
-  merged.run.stop_reason = interrupted             ? "interrupted"
-                           : exit_code == 0        ? "completed"
-                           : exit_code == kExitRun ? "error"
-                                                   : "gate failed";
+  const RunEnding end = run_ending(exit_code, interrupted);
+  merged.run.stop_reason = end.stop;
   merged.host = first.host;
   if (hosts.size() > 1)
     merged.host.note = "merged from " + std::to_string(hosts.size()) +
                        " hosts; each scenario's merged_from.host_fingerprint says where it ran";
   merged.outcome.exit_code = exit_code;
-  merged.outcome.status = status;
-  merged.outcome.message = failures.empty() ? status : failures.front();
+  merged.outcome.status = end.status;
+  merged.outcome.message = failures.empty() ? std::string(name_of(end.status)) : failures.front();
   return merged;
 }
 

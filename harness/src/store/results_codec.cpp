@@ -229,7 +229,7 @@ json to_json(const model::ResultsDoc& d) {
   if (!d.run.profile.empty()) run["profile"] = d.run.profile;
   if (!d.run.started_at.empty()) run["started_at"] = d.run.started_at;
   run["finished_at"] = d.run.finished_at.empty() ? json(nullptr) : json(d.run.finished_at);
-  if (!d.run.stop_reason.empty()) run["stop_reason"] = d.run.stop_reason;
+  if (d.run.stop_reason) run["stop_reason"] = name_of(*d.run.stop_reason);
   run["command_line"] = d.run.command_line;
   if (d.run.shard) run["shard"] = to_json(d.run.shard);
   if (!d.run.merged_from.empty()) {
@@ -272,7 +272,7 @@ json to_json(const model::ResultsDoc& d) {
           {"scenarios", scenarios},
           {"outcome",
            {{"exit_code", d.outcome.exit_code},
-            {"status", d.outcome.status},
+            {"status", name_of(d.outcome.status)},
             {"message", d.outcome.message},
             {"failures", d.outcome.failures}}}};
 }
@@ -288,7 +288,7 @@ model::ResultsDoc results_from_json(const json& j) {
   d.run.started_at = text(run, "started_at", "");
   const json finished = run.value("finished_at", json(nullptr));
   d.run.finished_at = finished.is_string() ? finished.get<std::string>() : "";
-  d.run.stop_reason = text(run, "stop_reason", "");
+  d.run.stop_reason = named<model::RunStop>(run, "stop_reason");
   d.run.command_line = list_of<std::string>(run.value("command_line", json::array()));
   d.run.shard = shard_from_json(run.value("shard", json(nullptr)));
   for (const auto& m : run.value("merged_from", json::array()))
@@ -331,7 +331,7 @@ model::ResultsDoc results_from_json(const json& j) {
   for (const auto& s : j.value("scenarios", json::array())) d.scenarios.push_back(scenario_from_json(s));
   const json outcome = j.value("outcome", json::object());
   d.outcome.exit_code = outcome.value("exit_code", 0);
-  d.outcome.status = text(outcome, "status", "running");
+  d.outcome.status = named(outcome, "status", model::RunStatus::Running);
   d.outcome.message = text(outcome, "message", "");
   for (const auto& f : outcome.value("failures", json::array()))
     if (f.is_string()) d.outcome.failures.push_back(f.get<std::string>());

@@ -7,11 +7,11 @@
 namespace perfgate::store {
 
 std::optional<std::string> incompleteness(const model::ResultsDoc& doc) {
-  const std::string& status = doc.outcome.status;
-  if (status == "running")
+  const model::RunStatus status = doc.outcome.status;
+  if (status == model::RunStatus::Running)
     return "outcome.status: \"running\": the run never finished (killed, out of memory, a lost runner?), so "
            "nothing in it can vouch for a gate";
-  if (status == "interrupted")
+  if (status == model::RunStatus::Interrupted)
     return "outcome.status: \"interrupted\": the run was stopped (exit 130) before its plan ran";
   if (!doc.run.shard) return std::nullopt;
   std::string missing;
@@ -35,7 +35,7 @@ void require_measured(const model::ResultsDoc& doc, const std::string& file) {
 
 std::string why_not_gateable(const model::ResultsDoc& doc, const std::string& file) {
   if (const auto why = incompleteness(doc)) return file + ": " + *why;
-  if (doc.outcome.status == "error")
+  if (doc.outcome.status == model::RunStatus::Error)
     return file + ": outcome.status: \"error\" (exit " + std::to_string(doc.outcome.exit_code) +
            "): the run could not be made, so it measured less than it planned";
   for (const auto& s : doc.scenarios)

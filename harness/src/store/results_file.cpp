@@ -1,5 +1,6 @@
 #include "store/results_file.hpp"
 
+#include "common/errors.hpp"
 #include "common/files.hpp"
 #include "measure/host.hpp"
 #include "store/results_codec.hpp"
@@ -24,14 +25,22 @@ void ResultsFile::put_scenario(const model::ScenarioResult& scenario) {
   write();
 }
 
-void ResultsFile::finish(int exit_code, const std::string& status, const std::string& message,
-                         const std::vector<std::string>& failures, const std::string& stop_reason) {
+RunEnding run_ending(int exit_code, bool interrupted) {
+  using model::RunStatus, model::RunStop;
+  if (interrupted) return {kExitInterrupted, RunStatus::Interrupted, RunStop::Interrupted};
+  if (exit_code == kExitOk) return {exit_code, RunStatus::Passed, RunStop::Completed};
+  if (exit_code == kExitRun) return {exit_code, RunStatus::Error, RunStop::Error};
+  return {exit_code, RunStatus::Failed, RunStop::GateFailed};
+}
+
+void ResultsFile::finish(const RunEnding& end, const std::vector<std::string>& failures) {
   doc_.run.finished_at = now_iso8601();
   doc_.run.finished_unix = now_unix();
-  doc_.run.stop_reason = stop_reason;
+  doc_.run.stop_reason = end.stop;
   const auto load = measure::load_average();
   doc_.host.load_after.assign(load.begin(), load.end());
-  doc_.outcome = {exit_code, status, message, failures};
+  doc_.outcome = {end.exit_code, end.status, failures.empty() ? std::string(name_of(end.status)) : failures.front(),
+                  failures};
   write();
 }
 

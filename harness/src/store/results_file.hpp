@@ -18,13 +18,21 @@ using json = nlohmann::json;
 
 inline constexpr int kSchemaVersion = 1;
 
+// How a run ended, from its exit code: the results' outcome.status and run.stop_reason.
+struct RunEnding {
+  int exit_code;
+  model::RunStatus status;
+  model::RunStop stop;
+};
+RunEnding run_ending(int exit_code, bool interrupted);
+
 class ResultsFile {
  public:
   ResultsFile(fs::path path, model::RunHeader run, model::HostInfo host);
   // Adds or replaces (by name and profile) a scenario entry and writes the file.
   void put_scenario(const model::ScenarioResult& scenario);
-  void finish(int exit_code, const std::string& status, const std::string& message,
-              const std::vector<std::string>& failures, const std::string& stop_reason);
+  // `message`: the first failure, else the status's name.
+  void finish(const RunEnding& end, const std::vector<std::string>& failures);
   void write() const;
   const model::ResultsDoc& document() const { return doc_; }
   const fs::path& path() const { return path_; }

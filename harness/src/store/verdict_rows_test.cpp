@@ -58,7 +58,7 @@ model::ResultsDoc a_benchmark_run() {
   s.gates.back().factor = 3;
   model::ResultsDoc d;
   d.scenarios.push_back(s);
-  d.outcome.status = "failed";
+  d.outcome.status = model::RunStatus::Failed;
   d.outcome.exit_code = 1;
   return d;
 }

@@ -12,10 +12,8 @@
 
 namespace perfgate::suite {
 
-std::filesystem::path default_baseline_path() { return catalog::share_dir() / "baseline.json"; }
-
 std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog_dir) {
-  return catalog_folder(catalog_dir) / "baseline.json";
+  return plan::catalog_folder(catalog_dir.string()) / "baseline.json";
 }
 
 namespace {
@@ -45,7 +43,7 @@ std::filesystem::path results_baseline_path(const model::ResultsDoc& doc, const 
                        " is not here, nor its baseline.json: name the baseline with --baseline FILE");
     return catalog_baseline_path(*doc.run.catalog);
   }
-  if (!is_ab_run(doc)) return default_baseline_path();
+  if (!is_ab_run(doc)) return catalog::bundled_baseline();
   // A command pair has no home of its own: only the baseline the run was given is its.
   if (doc.run.baseline && doc.run.baseline->file) return *doc.run.baseline->file;
   throw UsageError(results_file +
@@ -69,20 +67,15 @@ std::filesystem::path common_baseline_path(const std::vector<model::ResultsDoc>&
 
 }  // namespace
 
-std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o) {
-  if (o.baseline_path == "none" || !o.against_dir.empty()) return std::nullopt;
-  const bool ab = !rp.scenarios.empty() && plan::users_commands(rp.scenarios.front());
-  if (ab && !o.baseline_given) return std::nullopt;
-  if (!o.baseline_path.empty()) return load_named_baseline(o.baseline_path, "--baseline");
-  return store::load_baseline(o.catalog_dir.empty() ? default_baseline_path() : catalog_baseline_path(o.catalog_dir));
+std::optional<store::Baseline> load_run_baseline(const plan::BaselinePlan& b) {
+  if (!b.file) return std::nullopt;
+  if (b.named) return load_named_baseline(*b.file, "--baseline");
+  return store::load_baseline(*b.file);
 }
 
-model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o) {
-  if (baseline) return {baseline->file.string(), baseline->exists, o.baseline_tolerance, ""};
-  return {std::nullopt, false, 0,
-          o.baseline_path == "none" ? "--baseline none"
-          : !o.against_dir.empty()  ? "--against compares builds, not a change"
-                                    : "ab: no --baseline given"};
+model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::BaselinePlan& b) {
+  if (baseline) return {baseline->file.string(), baseline->exists, b.tolerance, ""};
+  return {std::nullopt, false, 0, b.why_none};
 }
 
 BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, const store::Baseline& baseline,

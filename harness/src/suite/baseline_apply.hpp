@@ -19,10 +19,6 @@
 
 namespace perfgate::suite {
 
-// share/perfgate/baseline.json beside the catalog: in the build tree a link to the committed
-// baseline.json at the root of the source tree, after `cmake --install` a copy of it.
-std::filesystem::path default_baseline_path();
-
 // baseline.json in a --catalog run's catalog folder: a user's project keeps its accepted figures
 // in its own tree, never in perfgate's bundled file.
 std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog_dir);
@@ -32,11 +28,12 @@ std::filesystem::path catalog_baseline_path(const std::filesystem::path& catalog
 // when the catalog is not on this machine or an ab run compared with none.
 std::filesystem::path results_baseline_path(const model::ResultsDoc& doc, const std::string& results_file);
 
-// Null when there is none to compare with (--baseline none, `ab` without --baseline, --against).
-std::optional<store::Baseline> load_run_baseline(const plan::RunPlan& rp, const plan::RunOptions& o);
+// The plan's baseline, read; null when there is none to compare with (--baseline none, `ab`
+// without --baseline, --against). A named one that is missing or malformed is exit 2.
+std::optional<store::Baseline> load_run_baseline(const plan::BaselinePlan& plan);
 
 // The results' run.baseline: the file compared with, or why none was.
-model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::RunOptions& o);
+model::BaselineRef baseline_header(const std::optional<store::Baseline>& baseline, const plan::BaselinePlan& plan);
 
 struct BaselineCounts {
   int compared = 0;  // entries with a comparable baseline entry

@@ -69,8 +69,8 @@ fs::path source_of(const catalog::Manifest& m) {
 
 }  // namespace
 
-std::vector<StampLine> stamp_baseline(store::Baseline& b, const std::vector<catalog::Manifest>& catalog) {
-  std::vector<StampLine> lines;
+std::vector<store::BaselineChange> stamp_baseline(store::Baseline& b, const std::vector<catalog::Manifest>& catalog) {
+  std::vector<store::BaselineChange> lines;
   std::map<std::string, std::string> verdict_of;  // scenario + commit → "" (unchanged) or why not
   for (auto& e : b.entries) {
     const catalog::Manifest* m = nullptr;

@@ -14,14 +14,12 @@
 
 namespace perfgate::suite {
 
-struct StampLine {
-  std::string key, what, detail;  // what: stamped, stale, current
-};
-
 // A bundled scenario's sources are perfgate's source tree (scenarios/NAME); a user catalog's
 // scenario folder is its own. Entries of scenarios the catalog does not have are left alone.
 // Also sets `exact` on entries of metrics perfgate declares (run/metric_specs.hpp) that do not
 // say it yet.
-std::vector<StampLine> stamp_baseline(store::Baseline& baseline, const std::vector<catalog::Manifest>& catalog);
+// Each entry's line: what stamped, stale or current.
+std::vector<store::BaselineChange> stamp_baseline(store::Baseline& baseline,
+                                                  const std::vector<catalog::Manifest>& catalog);
 
 }  // namespace perfgate::suite

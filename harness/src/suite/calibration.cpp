@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "catalog/catalog.hpp"
+#include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "measure/host.hpp"
@@ -57,25 +58,25 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   };
   plan::RunOptions ab = o.ab;
   ab.duet = duet;
-  ab.quiet = true;
+  ab.outputs.quiet = true;
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
   // makes every further round cost ~50x.
   if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
   // ab's own default is a 50 s time-budgeted design per pair; calibrate wants many short pairs
   // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
   if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = 30;
-  ab.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
+  ab.outputs.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
   ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
   ab.baseline_path = "none";
-  auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
-  if (counted)
-    for (auto& s : plan.scenarios) s.manifest.measure = {"instructions"};
+  if (counted) ab.measures = {"instructions"};
+  ab.argv = {"perfgate", "calibrate"};
+  const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
   const auto start = std::chrono::steady_clock::now();
   std::ostringstream sink;
   RunOutcome outcome;
   {
     Silenced quiet(sink);
-    outcome = execute_plan(plan, ab, {"perfgate", "calibrate"}, json::object(), StatusLine{});
+    outcome = execute_plan(plan, RunSink{});
   }
   CalibrationPair p;
   p.exit_code = outcome.exit_code;
@@ -107,7 +108,7 @@ CalibrationOptions resolved(CalibrationOptions o) {
   if (measure::allowed_cpus().size() < 2 || o.ab.cpus)
     o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-duet"), o.workloads.end());
   try {
-    run::check_counting_measure("instructions");
+    catalog::check_counting_measure("instructions");
   } catch (const UsageError&) {  // no valgrind here: calibrate what can be measured
     o.workloads.erase(std::remove(o.workloads.begin(), o.workloads.end(), "cpu-counted"), o.workloads.end());
   }

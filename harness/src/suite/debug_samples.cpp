@@ -4,18 +4,19 @@
 
 namespace perfgate::suite {
 
-std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan, const plan::RunOptions& options) {
-  if (options.debug_samples.empty()) return std::nullopt;
-  auto script = run::SampleScript::load(options.debug_samples);
+std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan) {
+  if (!plan.debug_samples) return std::nullopt;
+  const std::string file = plan.debug_samples->string();
+  auto script = run::SampleScript::load(file);
   for (const auto& sp : plan.scenarios) {
     const catalog::ScenarioKind kind = sp.manifest.kind;
-    if (kind != catalog::ScenarioKind::Batch && kind != catalog::ScenarioKind::Ab && !sp.gbench_pair)
+    if (kind != catalog::ScenarioKind::Batch && kind != catalog::ScenarioKind::Ab && !sp.gbench())
       throw UsageError("--debug-samples: scenario " + sp.manifest.name + " is a " + std::string(name_of(kind)) +
                        " scenario; only batch and ab samples (one child each) can be scripted");
     for (const auto& v : sp.variants)
       if (const std::string missing = script.lacks(sp.manifest.name, v.name); !missing.empty())
-        throw UsageError(options.debug_samples + ": " + missing + ": not scripted, and scenario " + sp.manifest.name +
-                         " runs variant " + v.name);
+        throw UsageError(file + ": " + missing + ": not scripted, and scenario " + sp.manifest.name + " runs variant " +
+                         v.name);
   }
   return script;
 }

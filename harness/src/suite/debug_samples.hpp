@@ -14,10 +14,10 @@
 
 namespace perfgate::suite {
 
-// The script of options.debug_samples, checked against the plan before anything runs: every
+// The script of plan.debug_samples, checked against the plan before anything runs: every
 // scenario a batch or ab one (a service's and a gbench binary's samples are not one child each),
 // every variant it runs scripted. Nothing when the flag is not given. Throws UsageError.
-std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan, const plan::RunOptions& options);
+std::optional<run::SampleScript> load_sample_script(const plan::RunPlan& plan);
 
 // The BatchHooks::take_sample of a scenario's rounds: the scripted sample, checked by the
 // equivalence gate as run_batch checks a measured one (a take_sample hook bypasses on_sample).

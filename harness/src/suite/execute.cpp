@@ -1,11 +1,14 @@
 #include "suite/execute.hpp"
 
+#include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
+#include "common/run_lock.hpp"
 #include "measure/cgroup.hpp"
 #include "measure/host.hpp"
 #include "postgres/pg_server.hpp"
@@ -32,12 +35,6 @@ model::HostInfo host_header() {
   return host;
 }
 
-std::filesystem::path results_path_of(const plan::RunOptions& o) {
-  if (!o.json_path.empty()) return o.json_path;
-  if (!o.out_dir.empty()) return std::filesystem::path(o.out_dir) / "results.json";
-  return {};
-}
-
 // Why each scenario failed, for the run's message and stderr: its error, then every failed
 // gate except equivalence (whose failure is the scenario's error already).
 void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) {
@@ -48,44 +45,67 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
       failures.push_back(name + ": " + store::failure_message(g));
 }
 
+// --lock: the machine's lock, held for the whole run; what the wait was is recorded beside the
+// run (a batch's inside its batch section, where it always was).
+std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& run) {
+  if (!rp.lock) return nullptr;
+  std::string what;
+  for (const auto& sp : rp.scenarios) what += (what.empty() ? "" : " ") + sp.manifest.name + "/" + sp.profile;
+  const bool batch = !rp.record.batch.is_null();
+  const std::string holder = batch
+                                 ? "perfgate batch " + rp.record.batch.value("plan", std::string()) + " [" + what + "]"
+                                 : "perfgate run [" + what + "]";
+  auto held = std::make_unique<RunLock>(rp.lock->file, rp.lock->timeout_s, holder, std::cerr);
+  const json lock = {{"file", std::filesystem::absolute(rp.lock->file).string()},
+                     {"waited_s", held->waited_s()},
+                     {"waited_for", held->waited_for()},
+                     {"acquired_unix", held->acquired_unix()}};
+  if (batch) {
+    run.other["batch"]["lock"] = lock;
+    run.other["batch"]["load_before"] = measure::load_average();
+  } else {
+    run.other["lock"] = lock;
+  }
+  return held;
+}
+
 }  // namespace
 
-RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options, const std::vector<std::string>& argv,
-                        const json& run_extra, const StatusLine& status,
-                        const std::optional<std::vector<std::string>>& lie_args) {
-  auto baseline = load_run_baseline(rp, options);
-  const auto script = load_sample_script(rp, options);
+RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
+  auto baseline = load_run_baseline(rp.baseline);
+  const auto script = load_sample_script(rp);
   // Even with --quiet: a table of scripted figures must not be read as a measurement.
-  if (script)
-    std::cerr << "perfgate: --debug-samples " << options.debug_samples << ": scripted samples, no program runs\n";
+  if (script) sink.note("--debug-samples " + rp.debug_samples->string() + ": scripted samples, no program runs", true);
   install_interrupt_handlers();
   // What runs killed by SIGKILL left behind (cgroups, temporary directories, clusters), with
   // one stderr line each saying what was removed.
   run::reap_leftovers();
   if (const auto n = fixtures::PgServer::remove_stale_clusters(); n > 0)
-    std::cerr << "perfgate: removed " << n << " PostgreSQL cluster director" << (n == 1 ? "y" : "ies")
-              << " of runs killed earlier\n";
-  model::RunHeader run = run_header(rp, options, argv, run_extra);
-  run.baseline = baseline_header(baseline, options);
-  run.lies = lie_args;
+    sink.note("removed " + std::to_string(n) + " PostgreSQL cluster director" + (n == 1 ? "y" : "ies") +
+                  " of runs killed earlier",
+              true);
+  model::RunHeader run = run_header(rp);
+  run.baseline = baseline_header(baseline, rp.baseline);
+  // Taken once everything that can be wrong with the input has been found.
+  const auto lock = take_lock(rp, run);
   RunOutcome out;
-  out.results_path = results_path_of(options);
+  out.results_path = rp.outputs.results_file();
   store::ResultsFile results(out.results_path, std::move(run), host_header());
-  if (const auto& cg = measure::cgroup_layout();
-      !measure::allowed_cpus().empty() && cg.cpu_source == "rusage" && !options.quiet)
-    std::cerr << "perfgate: note: CPU figures come from rusage (" << cg.note << ")\n";
+  if (const auto& cg = measure::cgroup_layout(); !measure::allowed_cpus().empty() && cg.cpu_source == "rusage")
+    sink.note("note: CPU figures come from rusage (" + cg.note + ")");
 
-  const auto reproduce = reproduce_argv(argv, rp.seed);
+  const auto reproduce = reproduce_argv(rp.record.argv, rp.seed);
   TempDir run_dir("perfgate-run-");
   PgContext pg;  // after run_dir: destroyed first, so the cluster stops before the run's files go
   std::vector<std::unique_ptr<ScenarioRun>> runs;
   for (std::size_t i = 0; i < rp.scenarios.size(); ++i) {
-    runs.push_back(std::make_unique<ScenarioRun>(rp.scenarios[i], rp, status, run_dir, static_cast<int>(i),
+    runs.push_back(std::make_unique<ScenarioRun>(rp.scenarios[i], rp, sink, run_dir, static_cast<int>(i),
                                                  static_cast<int>(rp.scenarios.size())));
     ScenarioRun& sr = *runs.back();
     sr.reproduce = scenario_reproduce(reproduce, rp.scenarios[i]);
     sr.pg = &pg;
     sr.script = script ? &*script : nullptr;
+    const auto started = std::chrono::steady_clock::now();
     try {
       sr.execute();
     } catch (const Interrupted&) {
@@ -94,9 +114,12 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
       sr.fail(e);  // could not even start (fixture, program): recorded, and on with the others
     }
     results.put_scenario(sr.result);
+    sink.done();
+    sink.scenario_finished(sr.result,
+                           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     if (out.interrupted) break;
   }
-  status.done();
+  sink.done();
 
   std::vector<model::Comparison*> gated;
   for (auto& r : runs)
@@ -107,10 +130,10 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
   for (auto& r : runs)
     if (!out.interrupted || r.get() != runs.back().get()) r->finalise();
   if (baseline && !out.interrupted) {
-    auto counts = apply_baseline(runs, *baseline, results.document(), rp.alpha, options.baseline_tolerance);
-    if (!options.quiet || counts.missing)
-      std::cerr << "perfgate: baseline " << baseline->file.string() << ": " << counts.compared << " compared, "
-                << counts.missing << " with no comparable baseline\n";
+    auto counts = apply_baseline(runs, *baseline, results.document(), rp.alpha, rp.baseline.tolerance);
+    sink.note("baseline " + baseline->file.string() + ": " + std::to_string(counts.compared) + " compared, " +
+                  std::to_string(counts.missing) + " with no comparable baseline",
+              counts.missing > 0);
   }
   int exit_code = kExitOk;
   for (auto& r : runs) {
@@ -118,12 +141,10 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const plan::RunOptions& options
     collect_failures(*r, out.failures);
     exit_code = worse_exit_code(exit_code, r->exit_code);
   }
-  const RunEnding end = run_ending(exit_code, out.interrupted);
-  results.finish(end.exit_code, end.status, out.failures.empty() ? end.status : out.failures.front(), out.failures,
-                 end.stop_reason);
+  const store::RunEnding end = store::run_ending(exit_code, out.interrupted);
+  results.finish(end, out.failures);
   out.exit_code = end.exit_code;
   out.document = results.document();
-  out.results = store::to_json(out.document);
   return out;
 }
 

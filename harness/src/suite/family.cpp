@@ -19,15 +19,4 @@ void decide_family(std::vector<model::Comparison*> gated, int family_total, doub
   gate::decide_family(gated, alpha_per_look, noise);
 }
 
-RunEnding run_ending(int exit_code, bool interrupted) {
-  RunEnding e;
-  e.status = interrupted ? "interrupted" : exit_code == kExitOk ? "passed" : exit_code == kExitRun ? "error" : "failed";
-  e.exit_code = interrupted ? static_cast<int>(kExitInterrupted) : exit_code;
-  e.stop_reason = interrupted               ? "interrupted"
-                  : e.exit_code == kExitOk  ? "completed"
-                  : e.exit_code == kExitRun ? "error"
-                                            : "gate failed";
-  return e;
-}
-
 }  // namespace perfgate::suite

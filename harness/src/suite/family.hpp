@@ -15,12 +15,4 @@ namespace perfgate::suite {
 // decided at alpha_per_look against the noise band. family_total ≤ gated.size(): no padding.
 void decide_family(std::vector<model::Comparison*> gated, int family_total, double alpha_per_look, double noise);
 
-// The results' run.status and run.stop_reason for a run's exit code.
-struct RunEnding {
-  int exit_code;
-  std::string status;       // passed, failed, error, interrupted
-  std::string stop_reason;  // completed, gate failed, error, interrupted
-};
-RunEnding run_ending(int exit_code, bool interrupted);
-
 }  // namespace perfgate::suite

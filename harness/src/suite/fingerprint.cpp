@@ -51,7 +51,7 @@ std::string fingerprint_of(const catalog::Manifest& m, const json& work) {
 
 std::string scenario_fingerprint(const plan::ScenarioPlan& sp) {
   json work = work_shaping(sp.manifest, sp.profile, sp.params);
-  if (sp.ab) work["commands"] = {sp.before_argv, sp.after_argv};
+  if (const auto* user = sp.commands()) work["commands"] = {user->before_argv, user->after_argv};
   return fingerprint_of(sp.manifest, work);
 }
 

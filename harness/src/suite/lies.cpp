@@ -23,7 +23,7 @@ struct Ran {
 // baseline, nothing written; the same suite as `perfgate run` otherwise.
 Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& scenario,
              const std::vector<std::string>& lie_args, const LiesOptions& lo, const std::vector<std::string>& argv,
-             const StatusLine& status) {
+             const RunSink& status) {
   plan::RunOptions o;
   o.profile = lo.profile;
   o.min_rounds = lo.rounds;
@@ -31,22 +31,15 @@ Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& s
   o.warmup = 0;
   o.seed = lo.seed;
   o.cpus = lo.cpus;
-  o.quiet = true;
+  o.outputs.quiet = true;
   o.baseline_path = "none";
   // Only equivalence (and exact counts) decide a lie; a performance verdict at two rounds is
   // neither possible nor wanted, so no `improve` policy asks for one.
   o.policy = catalog::Policy::NoRegress;
-  for (const auto& a : lie_args) o.scenario_args.push_back("after=" + a);
-  plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
-  for (auto& sp : rp.scenarios) {
-    std::vector<catalog::Variant> pair;
-    for (const auto& v : sp.variants)
-      if (v.name == "before" || v.name == "after") pair.push_back(v);
-    sp.variants = pair;
-    sp.claims.clear();
-  }
-  plan::finish_plan(rp, o);
-  RunOutcome out = execute_plan(rp, o, argv, json::object(), status, lie_args);
+  o.lie_args = lie_args;
+  o.argv = argv;
+  const plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
+  RunOutcome out = execute_plan(rp, status);
   if (out.interrupted) throw Interrupted();
   Ran r;
   r.exit_code = out.exit_code;
@@ -120,8 +113,7 @@ void judge_exact(LieCheck& c, const std::string& metric, const Ran& honest, cons
 }  // namespace
 
 std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
-                                 const LiesOptions& lo, const std::vector<std::string>& argv,
-                                 const StatusLine& status) {
+                                 const LiesOptions& lo, const std::vector<std::string>& argv, const RunSink& status) {
   std::vector<const catalog::Manifest*> chosen;
   if (names.empty())
     for (const auto& m : catalog) chosen.push_back(&m);

@@ -16,7 +16,7 @@
 
 #include "catalog/manifest.hpp"
 #include "plan/options.hpp"
-#include "suite/status_line.hpp"
+#include "suite/run_sink.hpp"
 
 namespace perfgate::suite {
 
@@ -40,7 +40,7 @@ struct LiesOptions {
 // a failing row: every scenario must declare its lies. Throws UsageError for an unknown name.
 std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, const std::vector<std::string>& names,
                                  const LiesOptions& options, const std::vector<std::string>& argv,
-                                 const StatusLine& status);
+                                 const RunSink& status);
 
 // The exit code of `perfgate lies`: 0 when every lie was caught as declared, 4 when a run
 // could not be made, else 1 (a gate let a lie through).

@@ -5,7 +5,7 @@
 
 namespace perfgate::suite {
 
-fixtures::PgServer& PgContext::open(const StatusLine& status) {
+fixtures::PgServer& PgContext::open(const RunSink& status) {
   if (server) return *server;
   cgroup = std::make_unique<measure::SampleCgroup>("postgres");
   fixtures::PgServerOptions o;

@@ -7,7 +7,7 @@
 
 #include "measure/cgroup.hpp"
 #include "postgres/pg_server.hpp"
-#include "suite/status_line.hpp"
+#include "suite/run_sink.hpp"
 
 namespace perfgate::suite {
 
@@ -16,7 +16,7 @@ struct PgContext {
   std::unique_ptr<fixtures::PgServer> server;
 
   // The server, started (or connected to, with PERFGATE_PG_DSN) on first use. Throws RunError.
-  fixtures::PgServer& open(const StatusLine& status);
+  fixtures::PgServer& open(const RunSink& status);
 };
 
 }  // namespace perfgate::suite

@@ -12,7 +12,8 @@ std::map<std::string, std::string> equivalence_keys(const plan::ScenarioPlan& sp
 
 PhasedService::PhasedService(const plan::ScenarioPlan& sp, run::ServicePlan service, const TempDir& run_dir)
     : service_(std::move(service)),
-      client_(run::phased_client_of(sp.manifest.service.at("load_client"), sp.program, sp.timeout_s)),
+      client_(run::phased_client_of(sp.manifest.service.at("load_client"),
+                                    std::get<plan::ContractProgram>(sp.source).program, sp.timeout_s)),
       run_dir_(run_dir),
       agreement_(equivalence_keys(sp), run_dir.path()) {}
 

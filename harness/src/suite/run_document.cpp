@@ -51,33 +51,33 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
   return join_command(out);
 }
 
-std::filesystem::path subject_dir(const plan::RunPlan& rp, const plan::RunOptions& o) {
+std::filesystem::path subject_dir(const plan::RunPlan& rp) {
   // ab's commands are the user's, run in the folder AFTER runs in (the caller's by default).
   if (!rp.scenarios.empty() && plan::users_commands(rp.scenarios.front())) {
     const auto& dirs = rp.scenarios.front().workdir;
     return dirs.count("after") ? std::filesystem::path(dirs.at("after")) : std::filesystem::current_path();
   }
-  if (!o.catalog_dir.empty()) return catalog_folder(o.catalog_dir);
+  if (rp.record.catalog) return *rp.record.catalog;
   return PERFGATE_SOURCE_DIR;
 }
 
-std::filesystem::path catalog_folder(const std::filesystem::path& catalog_dir) {
-  return std::filesystem::absolute(catalog_dir).lexically_normal();
-}
-
-model::RunHeader run_header(const plan::RunPlan& rp, const plan::RunOptions& o, const std::vector<std::string>& argv,
-                            const json& run_extra) {
-  const std::string source = subject_dir(rp, o).string();
+model::RunHeader run_header(const plan::RunPlan& rp) {
+  const std::string source = subject_dir(rp).string();
   const GitState git = git_state(source);
   model::RunHeader run;
-  run.other = run_extra.is_object() ? run_extra : json::object();
+  run.other = json::object();
+  for (const auto& [key, section] : {std::pair<const char*, const json*>{"shard", &rp.record.shard},
+                                     {"against", &rp.record.against},
+                                     {"batch", &rp.record.batch},
+                                     {"bisect", &rp.record.bisect}})
+    if (!section->is_null()) run.other[key] = *section;
   run.id = now_iso8601() + "-" + std::to_string(::getpid());
   run.started_at = now_iso8601();
-  run.command_line = argv;
-  run.reproduce = join_command(reproduce_argv(argv, rp.seed));
+  run.command_line = rp.record.argv;
+  run.reproduce = join_command(reproduce_argv(rp.record.argv, rp.seed));
   run.perfgate_version = PERFGATE_VERSION;
   run.perfgate_commit = git_state(PERFGATE_SOURCE_DIR).commit;
-  if (!o.catalog_dir.empty()) run.catalog = catalog_folder(o.catalog_dir).string();
+  run.catalog = rp.record.catalog;
   run.commit = git.commit;
   run.dirty = git.dirty;
   if (!git.branch.empty()) run.branch = git.branch;
@@ -86,9 +86,10 @@ model::RunHeader run_header(const plan::RunPlan& rp, const plan::RunOptions& o, 
   run.seed = rp.seed;
   run.options = rp.options_json();
   // What keeps a scripted run from ever passing for a measurement (store/results_complete.hpp).
-  if (!o.debug_samples.empty())
-    (*run.options)["debug_samples"] = std::filesystem::absolute(o.debug_samples).lexically_normal().string();
-  run.stop_reason = "running";
+  if (rp.debug_samples)
+    (*run.options)["debug_samples"] = std::filesystem::absolute(*rp.debug_samples).lexically_normal().string();
+  run.stop_reason = model::RunStop::Running;
+  run.lies = rp.record.lie_args;
   return run;
 }
 

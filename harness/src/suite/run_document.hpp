@@ -23,15 +23,11 @@ std::string scenario_reproduce(const std::vector<std::string>& argv, const plan:
 // The folder whose git repository the run measures, so its commit is the one recorded: a
 // --catalog run's catalog, ab's working folder, perfgate's own source tree for the bundled
 // catalog (a folder outside any repository records "unknown").
-std::filesystem::path subject_dir(const plan::RunPlan& rp, const plan::RunOptions& o);
-
-// A --catalog folder as the results record it: absolute, so the file names it from anywhere.
-std::filesystem::path catalog_folder(const std::filesystem::path& catalog_dir);
+std::filesystem::path subject_dir(const plan::RunPlan& rp);
 
 // id, started_at, command_line, reproduce, perfgate's version and commit, the subject's git,
-// the catalog, profile, seed, options, and stop_reason "running"; `run_extra` (the CLI's shard,
-// against, batch sections) travels as given. The caller adds the baseline.
-model::RunHeader run_header(const plan::RunPlan& rp, const plan::RunOptions& o, const std::vector<std::string>& argv,
-                            const nlohmann::json& run_extra);
+// the catalog, profile, seed, options, the plan's record sections (shard, against, batch,
+// bisect, lies) and stop_reason "running". The caller adds the baseline.
+model::RunHeader run_header(const plan::RunPlan& rp);
 
 }  // namespace perfgate::suite

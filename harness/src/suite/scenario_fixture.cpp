@@ -9,10 +9,10 @@ namespace perfgate::suite {
 
 void ScenarioRun::prepare_fixture() {
   const auto& m = sp.manifest;
-  if (sp.ab) return;  // `perfgate ab` runs two commands as they are
+  if (sp.commands()) return;  // `perfgate ab` runs two commands as they are
   if (m.fixture_kind == catalog::FixtureKind::Files || m.fixture_kind == catalog::FixtureKind::Sqlite) {
     status.update(prefix() + "seeding fixture");
-    fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.program, sp.params, sp.cpus, sp.timeout_s);
+    fixture = fixtures::prepare_directory_fixture(m, sp.profile, sp.seeder(), sp.params, sp.cpus, sp.timeout_s);
   } else if (m.fixture_kind == catalog::FixtureKind::Postgres) {
     prepare_postgres();
   }
@@ -29,7 +29,7 @@ void ScenarioRun::prepare_postgres() {
   const std::string tname = fixtures::template_name(m.name, sp.profile + ":" + info.digest);
   status.update(prefix() + "seeding template " + tname);
   auto seed = [&](const std::string& dsn) {
-    fixtures::run_seeder(m, sp.profile, sp.program, dsn, sp.params, sp.cpus, std::max(sp.timeout_s, 600.0), info);
+    fixtures::run_seeder(m, sp.profile, sp.seeder(), dsn, sp.params, sp.cpus, std::max(sp.timeout_s, 600.0), info);
   };
   bool reused = false;
   try {
@@ -53,7 +53,8 @@ run::ServicePlan ScenarioRun::service_plan() const {
   const auto& m = sp.manifest;
   run::ServicePlan p;
   p.scenario = m.name;
-  p.program = sp.program;
+  const auto& program = std::get<plan::ContractProgram>(sp.source);
+  p.program = program.program;
   p.profile = sp.profile;
   p.fixture = fixture ? fixture->location : "";
   p.params = sp.params;
@@ -67,7 +68,7 @@ run::ServicePlan ScenarioRun::service_plan() const {
   if (p.load_cpus.empty()) p.load_cpus = sp.cpus;
   for (const auto& v : sp.variants) {
     p.args[v.name] = v.args;
-    if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
+    if (auto it = program.extra_args.find(v.name); it != program.extra_args.end())
       p.args[v.name].insert(p.args[v.name].end(), it->second.begin(), it->second.end());
     p.workload_of[v.name] = v.workload;
   }

@@ -5,7 +5,6 @@
 #include "run/gbench_runner.hpp"
 #include "run/gbench_sample.hpp"
 #include "store/results_codec.hpp"
-#include "suite/gbench_pairs.hpp"
 #include "suite/scenario_run.hpp"
 
 namespace perfgate::suite {
@@ -17,13 +16,14 @@ namespace {
 run::GbenchSpec gbench_spec(const plan::ScenarioPlan& sp) {
   run::GbenchSpec g;
   g.scenario = sp.manifest.name;
-  g.program = sp.program;
+  const auto& program = std::get<plan::ContractProgram>(sp.source);
+  g.program = program.program;
   const plan::GbenchParams p = plan::gbench_params(sp.params);
   g.repetitions = p.repetitions.value_or(sp.min_rounds);
   g.min_time = p.min_time;
   g.filter = p.filter;
   for (const auto& v : sp.variants)
-    if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
+    if (auto it = program.extra_args.find(v.name); it != program.extra_args.end())
       g.extra_args.insert(g.extra_args.end(), it->second.begin(), it->second.end());
   g.cpus = sp.cpus;
   g.timeout_s = sp.timeout_s;
@@ -57,12 +57,13 @@ void ScenarioRun::run_gbench_kind() {
   if (!g.context.is_null()) result.extra->gbench_context = g.context;
 }
 
-std::function<run::Sample(const std::string&, int, bool, int, int)> ScenarioRun::gbench_sampler() const {
+run::BatchHooks::TakeSample ScenarioRun::gbench_sampler() const {
+  const auto& binaries = *sp.gbench();
   run::GbenchSampling g;
   g.scenario = sp.manifest.name;
-  g.argv = {{"before", sp.before_argv}, {"after", sp.after_argv}};
+  g.argv = {{"before", binaries.before_argv}, {"after", binaries.after_argv}};
   g.workdir = sp.workdir;
-  g.benchmarks = sp.gbench_benchmarks;
+  g.benchmarks = binaries.benchmarks;
   g.cpus = sp.cpus;
   g.timeout_s = sp.timeout_s;
   return [this, g](const std::string& variant, int round, bool warmup, int order, int serial) {
@@ -75,10 +76,11 @@ std::function<run::Sample(const std::string&, int, bool, int, int)> ScenarioRun:
 model::GateResult ScenarioRun::gbench_pair_gate() const {
   model::GateResult g{model::GateKind::Equivalence, "same benchmarks"};
   g.passed = true;
+  const auto& binaries = *sp.gbench();
   std::string names;
-  for (const auto& b : sp.gbench_benchmarks) names += (names.empty() ? "" : ", ") + b;
-  g.detail = std::to_string(sp.gbench_benchmarks.size()) + " benchmark(s) in both binaries, paired by name: " + names;
-  for (const auto& [variant, only] : sp.gbench_only)
+  for (const auto& b : binaries.benchmarks) names += (names.empty() ? "" : ", ") + b;
+  g.detail = std::to_string(binaries.benchmarks.size()) + " benchmark(s) in both binaries, paired by name: " + names;
+  for (const auto& [variant, only] : binaries.only)
     g.detail += "; only in " + variant + " (not compared): " + std::to_string(only.size());
   g.detail += ". Google Benchmark reports no digest of the work, so equal work is the benchmark code's responsibility";
   return g;
@@ -87,7 +89,7 @@ model::GateResult ScenarioRun::gbench_pair_gate() const {
 // What a reader must know beside the verdicts: benchmarks one binary lacks, and the two
 // binaries' contexts where they differ or where Google Benchmark itself warns (CPU scaling).
 void ScenarioRun::note_gbench_pair() {
-  for (auto& line : gbench_only_lines(sp)) result.notes.push_back(std::move(line));
+  for (auto& line : plan::gbench_only_lines(sp)) result.notes.push_back(std::move(line));
   // Each variant's context reaches the results as extra.VARIANT.gbench_context (analyse keeps
   // the last measured sample's extra); the samples' own extra is not written.
   std::map<std::string, json> context;  // variant → its first measured sample's

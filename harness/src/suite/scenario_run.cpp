@@ -13,11 +13,10 @@
 #include "parity/bundled.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/counting_sample.hpp"
-#include "stats/sequential.hpp"
 #include "store/results_codec.hpp"
-#include "suite/debug_samples.hpp"
 #include "suite/fingerprint.hpp"
-#include "suite/phased_service.hpp"
+#include "suite/sampling.hpp"
+#include "suite/stopping_rule.hpp"
 
 namespace perfgate::suite {
 
@@ -44,36 +43,19 @@ void ScenarioRun::describe() {
   result.anchors = store::anchors_from_json(m.anchors);  // the manifest's, as declared
 }
 
-// hyperfine's options of one ab command, as the runner takes them (checked by the CLI already).
-static run::AbSampling ab_sampling(const plan::AbSideOptions& o) {
-  run::AbSampling s;
-  s.output = run::parse_stdout_target(o.output);
-  s.input = o.input;
-  s.prepare = o.prepare;
-  s.conclude = o.conclude;
-  s.setup = o.setup;
-  s.cleanup = o.cleanup;
-  if (!o.ignore_failure.empty()) run::parse_ignore_failure(o.ignore_failure, s);
-  return s;
-}
-
 std::vector<run::VariantCommand> ScenarioRun::commands() const {
   std::vector<run::VariantCommand> out;
   for (const auto& v : sp.variants) {
     run::VariantCommand c;
     c.name = v.name;
-    if (sp.ab || sp.gbench_pair) {
-      c.argv = v.name == "before" ? sp.before_argv : sp.after_argv;
-      c.digest_stdout = sp.ab;
-      c.masks = sp.output_masks;
-    } else {
+    if (const auto* program = sp.program()) {
       // --against: the other build's program runs its own `after` as our `before`.
-      auto prog = sp.program_of.find(v.name);
-      auto as = sp.run_as.find(v.name);
-      c.argv = {prog != sp.program_of.end() ? prog->second : sp.program,
+      auto prog = program->program_of.find(v.name);
+      auto as = program->run_as.find(v.name);
+      c.argv = {prog != program->program_of.end() ? prog->second : program->program,
                 "run",
                 "--variant",
-                as != sp.run_as.end() ? as->second : v.name,
+                as != program->run_as.end() ? as->second : v.name,
                 "--profile",
                 sp.profile,
                 "--fixture",
@@ -81,11 +63,17 @@ std::vector<run::VariantCommand> ScenarioRun::commands() const {
                 "--params",
                 sp.params.dump()};
       c.argv.insert(c.argv.end(), v.args.begin(), v.args.end());
+      if (auto it = program->extra_args.find(v.name); it != program->extra_args.end())
+        c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
+    } else {
+      c.argv = sp.argv_of(v.name);
     }
-    if (auto it = sp.extra_args.find(v.name); it != sp.extra_args.end())
-      c.argv.insert(c.argv.end(), it->second.begin(), it->second.end());
+    if (const auto* user = sp.commands()) {
+      c.digest_stdout = true;
+      c.masks = user->masks;
+      if (auto it = user->side.find(v.name); it != user->side.end()) c.sampling = it->second.sampling;
+    }
     if (auto it = sp.workdir.find(v.name); it != sp.workdir.end()) c.workdir = it->second;
-    if (auto it = sp.ab_side.find(v.name); it != sp.ab_side.end()) c.sampling = ab_sampling(it->second);
     out.push_back(std::move(c));
   }
   return out;
@@ -98,38 +86,11 @@ std::vector<gate::VariantPair> ScenarioRun::pairs() const {
   return out;
 }
 
-// At a look: stop when every gated metric is decided — significant at the per-look level
-// (Bonferroni over the run's gated comparisons, the first step of Holm) and outside the
-// band — or clearly inside the band, and the guard metric has its own decision.
-// `ab --metric auto`: the metric chosen from what both sides measured so far (one, like the
-// placeholder in gated_metrics, so the Holm family is unchanged).
-static std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples) {
-  return sp.choose_metric ? std::set<std::string>{gate::choose_ab_metric(samples).metric} : sp.gated_metrics;
-}
-
 // The metrics the policy judges: one per benchmark of a Google Benchmark scenario, else the primary.
 std::vector<std::string> ScenarioRun::gated_metrics() const {
   if (gbench_gated) return {gbench_gated->begin(), gbench_gated->end()};
-  if (sp.gbench_pair) return {sp.gated_metrics.begin(), sp.gated_metrics.end()};
+  if (sp.gbench()) return {sp.gated_metrics.begin(), sp.gated_metrics.end()};
   return {result.primary_metric.empty() ? sp.manifest.primary_metric : result.primary_metric};
-}
-
-bool ScenarioRun::clear_at_look(const std::vector<run::Sample>& measured) const {
-  auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp, measured), rp.seed);
-  const double threshold = rp.alpha_per_look / std::max(1, rp.gated_total);
-  std::size_t decided = 0;
-  for (const auto& c : cs) {
-    if (!c.gated) continue;
-    const bool outside = c.r.ci.hi < 1 - rp.noise || c.r.ci.lo > 1 + rp.noise;
-    const bool inside = c.r.ci.lo >= 1 - rp.noise && c.r.ci.hi <= 1 + rp.noise;
-    if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
-  }
-  if (decided != sp.gated_metrics.size()) return false;
-  const auto& guard = sp.manifest.guard;
-  for (const auto& c : cs)
-    if (!c.gated && c.metric == guard.metric && guard.metric != "none")
-      return gate::guard_decided(c, gate::guard_band(measured, guard, rp.noise));
-  return true;  // no guard, or the guard is the gated metric, or it was not measured
 }
 
 // The progress line's running after/before ratio of the primary metric's medians.
@@ -158,104 +119,74 @@ void ScenarioRun::execute() {
   describe();
   prepare_fixture();
   result.fixture = fixture ? fixture->to_json() : json();
-  if (sp.manifest.kind == catalog::ScenarioKind::Gbench && !sp.gbench_pair)
+  if (sp.manifest.kind == catalog::ScenarioKind::Gbench && !sp.gbench())
     run_gbench_kind();
   else
     run_rounds();
+}
+
+run::BatchPlan ScenarioRun::batch_plan() const {
+  const auto& m = sp.manifest;
+  run::BatchPlan bp;
+  bp.scenario = m.name;
+  bp.variants = commands();
+  bp.cpus = sp.cpus;
+  bp.warmup = sp.warmup;
+  bp.max_rounds = sp.max_rounds;
+  bp.max_time_s = sp.max_time_s;
+  bp.timeout_s = sp.timeout_s;
+  // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
+  // at each look and once more where the next checkpoint would not fit the budget.
+  bp.looks = sp.look_budget_s > 0 ? stats::budget_checkpoints(sp.looks) : sp.looks;
+  bp.duet = sp.schedule == plan::Schedule::Duet;
+  bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
+  bp.seed = rp.seed + static_cast<std::uint64_t>(index);
+  if (m.fixture_kind == catalog::FixtureKind::Postgres && pg && pg->server && pg->server->throwaway())
+    bp.server_cgroup = pg->cgroup.get();
+  return bp;
 }
 
 // Batch and service kinds: paired rounds with the equivalence (or response) gate checking
 // every sample, stopping at a look once every gated metric is decided.
 void ScenarioRun::run_rounds() {
   const auto& m = sp.manifest;
-  run::BatchPlan bp;
-  bp.scenario = m.name;
-  bp.variants = commands();
+  const run::BatchPlan bp = batch_plan();
   result.commands.emplace();
   for (const auto& c : bp.variants) (*result.commands)[c.name] = c.argv;
   if (!sp.workdir.empty()) result.workdirs = sp.workdir;
-  if (sp.ab) {
+  if (sp.commands()) {
     result.sampling = json::object();
     for (const auto& c : bp.variants) (*result.sampling)[c.name] = run::to_json(c.sampling);
   }
-  bp.cpus = sp.cpus;
-  bp.warmup = sp.warmup;
-  bp.max_rounds = sp.max_rounds;
-  bp.max_time_s = sp.max_time_s;
-  bp.timeout_s = sp.timeout_s;
-  bp.looks = sp.looks;
-  bp.duet = sp.duet;
-  bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
   for (const auto& c : m.measure) result.notes.push_back(run::counting_note(c));
-  bp.seed = rp.seed + static_cast<std::uint64_t>(index);
-  if (m.fixture_kind == catalog::FixtureKind::Postgres && pg && pg->server && pg->server->throwaway())
-    bp.server_cgroup = pg->cgroup.get();
-
-  std::map<std::string, std::string> keys;
-  for (const auto& v : sp.variants) keys[v.name] = v.equivalence;
-  gate::EquivalenceGate equivalence(keys, run_dir.path(), sp.output_check);
-  for (const auto& mask : sp.output_masks)
-    result.notes.push_back("outputs masked before digesting: --mask '" + mask + "'");
-  if (!sp.output_check.empty())
-    result.notes.push_back("outputs whose digests differ judged by --check: " + join_command(sp.output_check));
+  if (const auto* user = sp.commands()) {
+    for (const auto& mask : user->masks)
+      result.notes.push_back("outputs masked before digesting: --mask '" + mask + "'");
+    if (!user->check.empty())
+      result.notes.push_back("outputs whose digests differ judged by --check: " + join_command(user->check));
+  }
+  if (script)
+    result.notes.push_back("samples scripted by --debug-samples " + script->file().string() +
+                           ": no program ran, so these figures measure nothing");
+  const std::unique_ptr<Sampling> sampling = choose_sampling(*this);
+  StoppingRule stopping(sp, rp, bp.looks);
   run::BatchHooks hooks;
   hooks.on_round = [&](int r, int total, bool warmup) {
     status.update(prefix() + (warmup ? "warm-up " : "round ") + std::to_string(warmup ? r : r - sp.warmup) + "/" +
                   std::to_string(total - sp.warmup) + estimate(outcome.samples));
   };
-  hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { equivalence.check(s, f); };
-  gate::ResponseGate responses;
-  run::ServicePlan service;
-  std::optional<PhasedService> phased;  // a service with its own load client, run in phases
-  if (m.kind == catalog::ScenarioKind::Service) {
-    service = service_plan();
-    if (PhasedService::wanted(m)) {
-      phased.emplace(sp, service, run_dir);
-      result.phases = phased->phases();
-    }
-    hooks.take_sample = [&](const std::string& variant, int round, bool warmup, int order, int serial) {
-      if (phased) return phased->take(variant, round, warmup, order, serial);
-      return run::run_service_sample(service, variant, round, warmup, order, run_dir, serial, responses.book());
-    };
-  }
-  if (sp.gbench_pair) hooks.take_sample = gbench_sampler();
-  if (script) {
-    hooks.take_sample = scripted_sampler(*script, sp, equivalence);
-    result.notes.push_back("samples scripted by --debug-samples " + script->file().string() +
-                           ": no program ran, so these figures measure nothing");
-  }
-  auto gates_now = [&]() -> std::vector<model::GateResult> {
-    if (phased) return phased->gates();
-    if (sp.gbench_pair) return {gbench_pair_gate()};
-    return {m.kind == catalog::ScenarioKind::Service ? responses.result() : equivalence.result()};
-  };
-  // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
-  // at each look and once more where the next checkpoint would not fit the budget.
-  const bool budgeted = sp.look_budget_s > 0;
-  if (budgeted) bp.looks = stats::budget_checkpoints(sp.looks);
-  stats::BudgetedLooks tests(sp.looks, sp.look_budget_s);
-  const auto started = std::chrono::steady_clock::now();
-  bool out_of_budget = false;
-  hooks.should_stop = [&](const std::vector<run::Sample>& measured, int look) {
-    if (!budgeted) return clear_at_look(measured);
-    const auto i = static_cast<std::size_t>(look);
-    const int next = i + 1 < bp.looks.size() ? bp.looks[i + 1] : 0;
-    const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    const auto step = tests.at(bp.looks[i], next, spent);
-    if (step == stats::BudgetedLooks::Step::Continue) return false;
-    if (clear_at_look(measured)) return true;
-    out_of_budget = step == stats::BudgetedLooks::Step::TestLast && next != 0;
-    return out_of_budget;
-  };
+  hooks.on_sample = [&](const run::Sample& s, const run::SampleFiles& f) { sampling->on_sample(s, f); };
+  hooks.take_sample = sampling->take_sample();
+  hooks.should_stop = [&](const std::vector<run::Sample>& measured, int look) { return stopping.at(measured, look); };
   // A parity scenario: its own BEFORE and AFTER must agree on every request first (exit 3): a
   // gate of its own, so a disagreement is the failure the table and CI show, not a pass of
   // rounds that never ran.
   std::optional<model::GateResult> agreement;
   try {
-    if (m.kind == catalog::ScenarioKind::Service && parity::wanted(m.service)) {
+    if (sampling->service() && parity::wanted(m.service)) {
       agreement = model::GateResult{model::GateKind::Equivalence, "agreement pass"};
       try {
-        result.parity = model::Parity{parity::bundled_agreement(service, run_dir.path()), std::nullopt};
+        result.parity = model::Parity{parity::bundled_agreement(*sampling->service(), run_dir.path()), std::nullopt};
       } catch (const gate::EquivalenceFailure& e) {
         agreement->passed = false;
         agreement->detail = e.what();
@@ -268,34 +199,29 @@ void ScenarioRun::run_rounds() {
     }
     run::run_batch(bp, run_dir, hooks, outcome);
     note_digest_runs(bp);
-    if (result.parity) result.parity->measures = parity::bundled_measures(service, run_dir.path(), outcome.samples);
-    if (budgeted) {
-      outcome.looks_taken = tests.tested();  // the tests, not every checkpoint
-      if (out_of_budget)
-        outcome.stop = run::StopReason::undecided(outcome.rounds, std::to_string(static_cast<int>(sp.look_budget_s)));
-      else if (outcome.stop.kind == run::StopKind::ClearAtLook)  // counted in tests, not checkpoints
-        outcome.stop = run::StopReason::clear_at_look(static_cast<int>(tests.tested().size()), outcome.rounds);
-    }
+    if (result.parity)
+      result.parity->measures = parity::bundled_measures(*sampling->service(), run_dir.path(), outcome.samples);
+    stopping.explain(outcome);
   } catch (const gate::EquivalenceFailure& e) {
     outcome.stop = run::StopReason::plain(run::StopKind::EquivalenceFailed);
     error_message = e.what();
     exit_code = kExitEquivalence;
   } catch (const Interrupted&) {
-    record_interrupt(gates_now());
+    record_interrupt(sampling->gates());
     throw;
   } catch (const Error& e) {
     record_error(e);
   }
-  result.gates = gates_now();
+  result.gates = sampling->gates();
   if (agreement && agreement->failed())
     result.gates = {*agreement};  // the rounds never ran: nothing else was compared
   else if (agreement)
     result.gates.insert(result.gates.begin(), *agreement);
-  for (const auto& w : equivalence.warnings()) {
-    std::cerr << "perfgate: warning: " << m.name << ": " << w << "\n";
+  for (const auto& w : sampling->warnings()) {
+    status.note("warning: " + m.name + ": " + w, true);
     result.notes.push_back("warning: " + w);
   }
-  if (sp.gbench_pair) note_gbench_pair();
+  if (sp.gbench()) note_gbench_pair();
   analyse();
   run_microbenchmarks();
 }
@@ -342,7 +268,7 @@ void ScenarioRun::analyse() {
                                              gbench_gated ? *gbench_gated : gated_for(sp, outcome.samples), rp.seed);
   // A Google Benchmark scenario gates each benchmark: the manifest's "cpu_time" names none, so
   // the first gated one is the scenario's key figure where one is shown.
-  if (const auto gated = gated_metrics(); (sp.gbench_pair || gbench_gated) && !gated.empty() &&
+  if (const auto gated = gated_metrics(); (sp.gbench() || gbench_gated) && !gated.empty() &&
                                           std::find(gated.begin(), gated.end(), result.primary_metric) == gated.end())
     result.primary_metric = gated.front();
   for (auto& note : gate::check_declared_exact(result.summaries, result.comparisons))
@@ -350,7 +276,7 @@ void ScenarioRun::analyse() {
   // A run that measured nothing chose nothing: no line saying why a metric was gated.
   const bool measured_any =
       std::any_of(outcome.samples.begin(), outcome.samples.end(), [](const run::Sample& x) { return !x.warmup; });
-  if (sp.choose_metric && measured_any) {
+  if (sp.metric_selection == plan::MetricSelection::ChosenAfterRounds && measured_any) {
     auto choice = gate::choose_ab_metric(outcome.samples);
     result.metric_choice = store::choice_view(choice);
     result.primary_metric = choice.metric;

@@ -20,19 +20,19 @@
 #include "run/sample_script.hpp"
 #include "run/service_sampler.hpp"
 #include "suite/pg_context.hpp"
-#include "suite/status_line.hpp"
+#include "suite/run_sink.hpp"
 
 namespace perfgate::suite {
 
 using json = nlohmann::json;
 
 struct ScenarioRun {
-  ScenarioRun(const plan::ScenarioPlan& sp_, const plan::RunPlan& rp_, const StatusLine& status_,
-              const TempDir& run_dir_, int index_, int count_)
+  ScenarioRun(const plan::ScenarioPlan& sp_, const plan::RunPlan& rp_, const RunSink& status_, const TempDir& run_dir_,
+              int index_, int count_)
       : sp(sp_), rp(rp_), status(status_), run_dir(run_dir_), index(index_), count(count_) {}
   const plan::ScenarioPlan& sp;
   const plan::RunPlan& rp;
-  const StatusLine& status;
+  const RunSink& status;
   const TempDir& run_dir;
   int index, count;
   std::string reproduce;  // the command that re-runs exactly this scenario
@@ -59,12 +59,19 @@ struct ScenarioRun {
   const model::Comparison* find(const std::string& variant, const std::string& metric) const;
   std::string prefix() const;
 
+  // What the scenario's way of sampling (suite/sampling.hpp) draws on.
+  run::ServicePlan service_plan() const;
+  // A Google Benchmark pair (a GbenchBinaries source): one run of a binary per sample, and the
+  // "same benchmarks" gate.
+  run::BatchHooks::TakeSample gbench_sampler() const;
+  model::GateResult gbench_pair_gate() const;
+
  private:
   void describe();  // what the scenario is, from its plan and manifest
   std::vector<run::VariantCommand> commands() const;
   std::vector<gate::VariantPair> pairs() const;
   std::vector<std::string> gated_metrics() const;
-  bool clear_at_look(const std::vector<run::Sample>& measured) const;
+  run::BatchPlan batch_plan() const;
   std::string estimate(const std::vector<run::Sample>& samples) const;
   // The rounds stopped: by an error (recorded; the scenario exits with its code) or by an
   // interrupt (what completed is analysed with `gates` as they stood; the caller rethrows).
@@ -77,14 +84,10 @@ struct ScenarioRun {
   // suite/scenario_fixture.cpp
   void prepare_fixture();
   void prepare_postgres();
-  run::ServicePlan service_plan() const;
   // suite/scenario_gbench.cpp
   void run_gbench_kind();
   void run_microbenchmarks();
-  // A Google Benchmark pair (sp.gbench_pair): one run of a binary per sample, the "same
-  // benchmarks" gate, and what the two binaries' contexts and lists say.
-  std::function<run::Sample(const std::string&, int, bool, int, int)> gbench_sampler() const;
-  model::GateResult gbench_pair_gate() const;
+  // What a Google Benchmark pair's two contexts and lists say.
   void note_gbench_pair();
   // The gbench kind's gated metrics, one per X/before–X/after pair, known once the binary ran.
   std::optional<std::set<std::string>> gbench_gated;

@@ -7,6 +7,7 @@
 
 #include "gate/baseline_entries.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_file.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/family.hpp"
 #include "suite/run_document.hpp"
@@ -61,17 +62,19 @@ TEST(ExitCode, SeverityNotNumber) {
 }
 
 TEST(RunEnding, StatusAndStopReasonFollowTheExitCode) {
-  EXPECT_EQ(run_ending(kExitOk, false).status, "passed");
-  EXPECT_EQ(run_ending(kExitOk, false).stop_reason, "completed");
-  EXPECT_EQ(run_ending(kExitPerformance, false).status, "failed");
-  EXPECT_EQ(run_ending(kExitPerformance, false).stop_reason, "gate failed");
-  EXPECT_EQ(run_ending(kExitEquivalence, false).status, "failed");
-  EXPECT_EQ(run_ending(kExitRun, false).status, "error");
-  EXPECT_EQ(run_ending(kExitRun, false).stop_reason, "error");
+  using store::run_ending, model::RunStatus, model::RunStop;
+  EXPECT_EQ(run_ending(kExitOk, false).status, RunStatus::Passed);
+  EXPECT_EQ(run_ending(kExitOk, false).stop, RunStop::Completed);
+  EXPECT_EQ(run_ending(kExitPerformance, false).status, RunStatus::Failed);
+  EXPECT_EQ(run_ending(kExitPerformance, false).stop, RunStop::GateFailed);
+  EXPECT_EQ(run_ending(kExitEquivalence, false).status, RunStatus::Failed);
+  EXPECT_EQ(run_ending(kExitRun, false).status, RunStatus::Error);
+  EXPECT_EQ(run_ending(kExitRun, false).stop, RunStop::Error);
   const auto i = run_ending(kExitPerformance, true);
   EXPECT_EQ(i.exit_code, kExitInterrupted);
-  EXPECT_EQ(i.status, "interrupted");
-  EXPECT_EQ(i.stop_reason, "interrupted");
+  EXPECT_EQ(i.status, RunStatus::Interrupted);
+  EXPECT_EQ(i.stop, RunStop::Interrupted);
+  EXPECT_EQ(name_of(RunStop::GateFailed), "gate failed");
 }
 
 plan::ScenarioPlan scenario_plan(const std::string& name) {
@@ -106,7 +109,7 @@ TEST(Reproduce, AFlagsValueIsNotAScenarioName) {
 
 TEST(Reproduce, AbKeepsItsCommandsWhole) {
   auto sp = scenario_plan("ab");
-  sp.ab = true;
+  sp.source = plan::UserCommands{};
   const std::vector<std::string> argv = {"perfgate", "ab", "--", "sh -c 'true'", "true"};
   EXPECT_EQ(scenario_reproduce(argv, sp), "perfgate ab -- 'sh -c '\\''true'\\''' true");
 }
@@ -121,7 +124,7 @@ TEST(Reproduce, TheSeedIsAddedOnlyWhenMissing) {
 // deterministic ±1% wobble; analysed, decided alone, finalised.
 struct Analysed {
   plan::RunPlan rp;
-  StatusLine status;
+  RunSink status;
   TempDir dir{"perfgate-suite-test-"};
   std::vector<std::unique_ptr<ScenarioRun>> runs;
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-namespace perfgate::cli {
+namespace perfgate::store {
 
 void print_calibration(std::ostream& out, const nlohmann::json& doc);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::store

@@ -1,0 +1,71 @@
+#include "cli/exports.hpp"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "common/files.hpp"
+#include "store/ab_text.hpp"
+#include "store/gbench_export.hpp"
+#include "store/github_actions.hpp"
+#include "store/junit_file.hpp"
+
+namespace perfgate::cli {
+
+namespace {
+
+bool on_github_actions() {
+  const char* gha = std::getenv("GITHUB_ACTIONS");
+  return gha && std::string(gha) == "true";
+}
+
+}  // namespace
+
+std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Outputs& o) {
+  std::vector<Export> out;
+  auto add = [&](const std::string& flag, const std::filesystem::path& file, std::function<std::string()> render) {
+    if (!file.empty()) out.push_back({flag + " " + file.string(), file, std::move(render)});
+  };
+  add("--junit", o.junit, [&doc] { return store::junit_xml(doc); });
+  add("--export-gbench", o.gbench, [&doc] { return store::gbench_json(doc).dump(2) + "\n"; });
+  add("--export-markdown", o.ab_markdown, [&doc, &o] { return store::ab_markdown(doc, o.time_unit); });
+  add("--export-csv", o.ab_csv, [&doc] { return store::ab_csv(doc); });
+  if (on_github_actions()) {
+    out.push_back({"the workflow annotations", {}, [&doc] { return store::annotations(doc); }, Export::Mode::Stdout});
+    if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary)
+      out.push_back(
+          {"the step summary", summary, [&doc] { return store::markdown_summary(doc); }, Export::Mode::Append});
+  }
+  return out;
+}
+
+Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc) {
+  return {what + " " + file.string(), file, [doc] { return doc.dump(2) + "\n"; }};
+}
+
+int write_exports(const std::vector<Export>& exports, int exit_code) {
+  int failed = 0;
+  for (const auto& e : exports) {
+    try {
+      const std::string text = e.render();
+      switch (e.mode) {
+        case Export::Mode::Replace:
+          if (e.file.has_parent_path()) std::filesystem::create_directories(e.file.parent_path());
+          write_file_atomic(e.file, text);
+          break;
+        case Export::Mode::Append:
+          append_file(e.file, text);
+          break;
+        case Export::Mode::Stdout:
+          std::cout << text << std::flush;
+          break;
+      }
+    } catch (const std::exception& x) {
+      ++failed;
+      std::cerr << "perfgate: error: " << e.what << ": " << x.what()
+                << " (not written; the exit code is still the gates', " << exit_code << ")\n";
+    }
+  }
+  return failed;
+}
+
+}  // namespace perfgate::cli

@@ -1,0 +1,204 @@
+#include "cli/flag_groups.hpp"
+
+#include "catalog/counting_measures.hpp"
+#include "common/errors.hpp"
+#include "perfgate/enum_names.hpp"
+#include "run/output_mask.hpp"
+
+namespace perfgate::cli::flags {
+
+namespace {
+
+CLI::Option* shared(CLI::Option* o) { return o->group(kShared); }
+
+// A percentage on the command line, a fraction in the plan.
+CLI::Option* percent(CLI::App* cmd, const std::string& name, double& fraction, const std::string& help) {
+  return shared(cmd->add_option_function<double>(
+                       name, [&fraction](double pct) { fraction = pct / 100.0; }, help)
+                    ->check(CLI::Range(0.0, 99.0)));
+}
+
+const char* const kScenarioHelp = "NAME: a scenario of the catalog (repeatable where the command takes several)";
+
+}  // namespace
+
+void rounds(CLI::App* cmd, plan::RunOptions& o) {
+  shared(cmd->add_option("--min-rounds", o.min_rounds,
+                         "Measured rounds before the first look (default 8, or the profile's)")
+             ->check(CLI::Range(2, 100000)));
+  shared(cmd->add_option("--max-rounds", o.max_rounds, "Measured rounds at most (default 30, or the profile's)")
+             ->check(CLI::Range(2, 100000)));
+  shared(cmd->add_option("--max-time", o.max_time_s,
+                         "Stop after the round that passes this many seconds (default: no limit)")
+             ->check(CLI::PositiveNumber));
+  shared(cmd->add_option("-w,--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")
+             ->check(CLI::Range(0, 1000)));
+}
+
+void exact_rounds(CLI::App* cmd, int& rounds) {
+  shared(cmd->add_option("--rounds", rounds, "N: exactly N measured rounds")
+             ->check(CLI::Range(2, 100000))
+             ->capture_default_str());
+}
+
+void timeout(CLI::App* cmd, std::optional<double>& seconds) {
+  shared(cmd->add_option("--timeout", seconds, "Seconds one sample may take before it is killed (default 600)")
+             ->check(CLI::PositiveNumber));
+}
+
+void policy(CLI::App* cmd, std::optional<catalog::Policy>& p) {
+  shared(cmd->add_option_function<std::string>(
+                "--policy", [&p](const std::string& word) { p = from_name<catalog::Policy>(word); },
+                "improve: AFTER must be significantly better; no-regress: AFTER must not be significantly worse "
+                "(ab default; scenarios: their manifest's)")
+             ->check(CLI::IsMember(all_names<catalog::Policy>())));
+}
+
+void noise(CLI::App* cmd, double& fraction) {
+  percent(cmd, "--noise", fraction,
+          "PCT: the noise band in percent: a change within it is never called a change (default 2; bisect: a "
+          "commit is slower only beyond +PCT)");
+}
+
+void alpha(CLI::App* cmd, double& alpha) {
+  shared(cmd->add_option("--alpha", alpha, "Family-wise error rate of the command's gated comparisons (default 0.05)")
+             ->check(CLI::Range(0.000001, 0.5)));
+}
+
+void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed) {
+  shared(cmd->add_option("--seed", seed,
+                         "Seed of the round order and the bootstrap (default: random, recorded in the results)"));
+}
+
+void cpus(CLI::App* cmd, std::optional<std::vector<int>>& cpus) {
+  shared(cmd->add_option_function<std::string>(
+      "--cpus", [&cpus](const std::string& s) { cpus = plan::parse_cpu_list(s); },
+      "LIST: CPUs to pin samples to, e.g. 1 or 0-1 (default: a scenario's count, taken from the last CPUs; ab: every "
+      "CPU this process may use, as hyperfine; --duet: the last two)"));
+}
+
+void out_dir(CLI::App* cmd, std::string& dir, bool short_o) {
+  shared(cmd->add_option(short_o ? "-o,--out" : "--out", dir, "DIR: the folder the command writes its documents into")
+             ->capture_default_str());
+}
+
+void json_file(CLI::App* cmd, std::string& file, bool short_o) {
+  shared(cmd->add_option(short_o ? "-o,--json" : "--json", file,
+                         "FILE: write the command's JSON document here (run, ab, gbench, batch: the results; wins over "
+                         "--out)"));
+}
+
+void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
+  o.outputs.out_dir = "perfgate-out";
+  out_dir(cmd, o.outputs.out_dir);
+  json_file(cmd, o.outputs.json_path);
+  shared(cmd->add_option("--junit", o.outputs.junit, "FILE: also write JUnit XML here, one test case per gate"));
+  shared(cmd->add_option("--export-gbench", o.outputs.gbench,
+                         "FILE: also write the samples in Google Benchmark's JSON format here (for its compare.py)"));
+  shared(cmd->add_flag("-q,--quiet", o.outputs.quiet, "No progress line, and no table when every gate passed"));
+}
+
+void baseline_file(CLI::App* cmd, std::string& file) {
+  shared(cmd->add_option("--baseline", file,
+                         "FILE: the baseline (baseline.json), or none (default: share/perfgate/baseline.json, the "
+                         "committed one; a --catalog run's DIR/baseline.json; ab: none)"));
+}
+
+void baseline_tolerance(CLI::App* cmd, double& fraction) {
+  percent(cmd, "--baseline-tolerance", fraction,
+          "PCT: how far a ratio may move from the baseline's before it can fail (default 5; an entry's own wins)");
+}
+
+void baseline(CLI::App* cmd, plan::RunOptions& o) {
+  baseline_file(cmd, o.baseline_path);
+  cmd->get_option("--baseline")->each([&o](const std::string&) { o.baseline_given = true; });
+  baseline_tolerance(cmd, o.baseline_tolerance);
+}
+
+void lock(CLI::App* cmd, plan::RunOptions& o) {
+  shared(cmd->add_option("--lock", o.lock_file,
+                         "FILE: measure only while holding this machine's lock, the one every perfgate run, ab, "
+                         "gbench, bisect and batch given it shares (the others wait)"));
+  shared(cmd->add_option("--lock-timeout", o.lock_timeout_s, "Seconds to wait for --lock")
+             ->check(CLI::PositiveNumber)
+             ->capture_default_str());
+}
+
+void measure(CLI::App* cmd, std::vector<std::string>& measures) {
+  shared(cmd->add_option("--measure", measures,
+                         "allocs|instructions: counting samples beside the timed ones. instructions: one run per\n"
+                         "sample under valgrind (cachegrind, no cache simulation), gated as metric instructions (Ir):\n"
+                         "a noise-free proxy for CPU time, blind to syscalls, I/O and waiting. allocs: one run under\n"
+                         "perfgate's LD_PRELOAD allocation counter (allocs, alloc_bytes, peak_heap_bytes; ab gates\n"
+                         "allocs with --metric auto)")
+             ->check(CLI::IsMember(catalog::kCountingMeasures))
+             ->allow_extra_args(false));
+}
+
+void catalog(CLI::App* cmd, std::string& dir) {
+  shared(cmd->add_option("--catalog", dir,
+                         "DIR: a folder of scenario folders instead of the bundled catalog (your project; bisect: "
+                         "relative to each commit's worktree)"));
+}
+
+void profile(CLI::App* cmd, std::string& profile) {
+  shared(
+      cmd->add_option("--profile", profile, "quick (CI-sized) or full (the write-ups' sizes)")->capture_default_str());
+}
+
+void gated_metric(CLI::App* cmd, std::string& metric) {
+  shared(cmd->add_option("--metric", metric,
+                         "The gated metric: auto, wall_ms, cpu_ms, user_ms, sys_ms, peak_rss_kib, syscalls, ...\n"
+                         "auto: after the rounds, cgroup CPU time when both sides are CPU-bound ((CPU + run-queue "
+                         "wait)/wall\n>= 0.85 from cpu.pressure; CPU/wall >= 0.7 without pressure accounting), wall "
+                         "time when either\nside waits (I/O, network, locks, sleeps); the results say which and why. "
+                         "Whatever is gated,\nwall time is a no-regress guard with a band of at least 10%, widened to "
+                         "the run's own wall\nspread: an AFTER that trades CPU for waiting fails")
+             ->capture_default_str());
+}
+
+void name(CLI::App* cmd, std::string& name) {
+  shared(cmd->add_option("--name", name, "NAME: the comparison's name in the results")->capture_default_str());
+}
+
+void workdir(CLI::App* cmd, std::string& dir) {
+  shared(cmd->add_option("--workdir", dir,
+                         "DIR: the folder both commands run in (default: the one perfgate was started in), so "
+                         "./prog and\nrelative paths mean what they mean at your prompt"));
+}
+
+void sides(CLI::App* cmd, std::string& before, std::string& after) {
+  shared(cmd->add_option("--before", before, "The BEFORE command (gbench: a Google Benchmark binary)"));
+  shared(cmd->add_option("--after", after, "The AFTER command (gbench: a Google Benchmark binary)"));
+}
+
+void shell(CLI::App* cmd, std::string& shell) {
+  shared(cmd->add_flag("--shell{/bin/sh}", shell,
+                       "Run each command with sh -c instead of splitting it into words; --shell=SHELL another shell\n"
+                       "(hyperfine's: a name or a command line such as \"bash --norc\"; none: no shell)"));
+}
+
+void scenario(CLI::App* cmd, std::string& name) { shared(cmd->add_option("--scenario", name, kScenarioHelp)); }
+
+void scenarios(CLI::App* cmd, std::vector<std::string>& names) {
+  shared(cmd->add_option("--scenario", names, kScenarioHelp)->allow_extra_args(false));
+}
+
+void history_db(CLI::App* cmd, std::string& db) {
+  shared(cmd->add_option("--db", db,
+                         "SQLite file, or a PostgreSQL DSN (postgresql://..., or host=... dbname=...) (default: "
+                         "$PERFGATE_HISTORY_DB or .perfgate/history.sqlite)"));
+}
+
+void dry_run(CLI::App* cmd, bool& dry) {
+  shared(cmd->add_flag("--dry-run", dry, "Say what would change, write nothing"));
+}
+
+void debug_samples(CLI::App* cmd, std::string& file) {
+  cmd->add_option("--debug-samples", file,
+                  "FILE: samples from a script instead of programs (tests of the deciding logic; "
+                  "docs/architecture.md, Testing)")
+      ->group("");
+}
+
+}  // namespace perfgate::cli::flags

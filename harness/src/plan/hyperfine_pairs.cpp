@@ -1,0 +1,102 @@
+#include "plan/hyperfine_pairs.hpp"
+
+#include <filesystem>
+
+#include "common/errors.hpp"
+#include "plan/ab_parameters.hpp"
+
+namespace perfgate::plan {
+
+namespace {
+
+// A per-command option: given once (every command) or once per command.
+std::string per_command(const std::vector<std::string>& given, std::size_t i, std::size_t commands, const char* flag) {
+  if (given.empty()) return "";
+  if (given.size() == 1) return given[0];
+  if (given.size() != commands)
+    throw UsageError(std::string(flag) + " is given " + std::to_string(given.size()) +
+                     " times: give it once for every command or once per command (" + std::to_string(commands) +
+                     " commands, the reference included)");
+  return given[i];
+}
+
+}  // namespace
+
+std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::string& before, const std::string& after,
+                                    const std::string& name,
+                                    const std::function<std::vector<std::string>(const std::string&)>& words) {
+  std::vector<std::string> commands, labels;
+  if (!before.empty() || !after.empty()) {
+    if (before.empty() || after.empty())
+      throw UsageError(
+          "ab: --before and --after go together (or give the commands as arguments: perfgate ab CMD1 CMD2)");
+    if (!f.commands.empty() || !f.reference.empty())
+      throw UsageError("ab: either --before/--after or commands as arguments, not both");
+    commands = {before, after};
+    labels = f.names;
+  } else {
+    if (!f.reference.empty()) {
+      commands.push_back(f.reference);
+      labels.push_back(f.reference_name);
+      if (f.names.size() > f.commands.size())
+        throw UsageError("--command-name is given " + std::to_string(f.names.size()) + " times for " +
+                         std::to_string(f.commands.size()) + " commands (--reference-name names the reference)");
+    } else if (!f.reference_name.empty()) {
+      throw UsageError("--reference-name names the --reference command: give --reference CMD");
+    }
+    commands.insert(commands.end(), f.commands.begin(), f.commands.end());
+    labels.insert(labels.end(), f.names.begin(), f.names.end());
+    if (commands.size() < 2)
+      throw UsageError(
+          "ab: two commands at least: --before CMD --after CMD, or perfgate ab CMD1 CMD2 … (the first, or --reference "
+          "CMD, is what the others are compared with)");
+  }
+  if (labels.size() > commands.size())
+    throw UsageError("--command-name is given " + std::to_string(labels.size()) + " times for " +
+                     std::to_string(commands.size()) + " commands");
+  labels.resize(commands.size());
+  if (f.show_output && !f.output.empty()) throw UsageError("--show-output and --output: choose one");
+
+  std::vector<Parameter> parameters;
+  if (!f.scan.empty()) parameters.push_back(parameter_scan(f.scan[0], f.scan[1], f.scan[2], f.step));
+  if (!f.step.empty() && f.scan.empty()) throw UsageError("--parameter-step-size needs --parameter-scan");
+  if (!f.scan.empty() && !f.lists.empty()) throw UsageError("--parameter-scan and --parameter-list: choose one");
+  for (std::size_t i = 0; i + 1 < f.lists.size(); i += 2)
+    parameters.push_back(parameter_list(f.lists[i], f.lists[i + 1]));
+  const auto bindings = parameter_combinations(parameters);
+
+  if (!f.input.empty() && f.input != "null" && !std::filesystem::is_regular_file(f.input))
+    throw UsageError("--input " + f.input + ": no such file");
+  const std::size_t n = commands.size();
+  auto side = [&](std::size_t i, const Binding& b) {
+    AbSideOptions s;
+    const std::string output = f.show_output ? "inherit" : per_command(f.output, i, n, "--output");
+    s.sampling.output = catalog::parse_stdout_target(output.empty() ? "null" : output);
+    if (!f.input.empty() && f.input != "null") s.sampling.input = std::filesystem::absolute(f.input);
+    s.sampling.prepare = substitute(per_command(f.prepare, i, n, "--prepare"), b);
+    s.sampling.conclude = substitute(per_command(f.conclude, i, n, "--conclude"), b);
+    s.sampling.setup = substitute(f.setup, b);
+    s.sampling.cleanup = substitute(f.cleanup, b);
+    if (f.ignore_failure) catalog::parse_ignore_failure(*f.ignore_failure, s.sampling);
+    s.label = substitute(labels[i].empty() ? commands[i] : labels[i], b);
+    return s;
+  };
+  std::vector<AbPair> pairs;
+  for (const auto& b : bindings)
+    for (std::size_t i = 1; i < n; ++i) {
+      AbPair p;
+      p.name = name + (n > 2 ? ":" + std::to_string(i + 1) : "") + (b.empty() ? "" : "[" + describe(b) + "]");
+      p.before_argv = words(substitute(commands[0], b));
+      p.after_argv = words(substitute(commands[i], b));
+      p.before = side(0, b);
+      p.after = side(i, b);
+      for (std::size_t k = 0; k < b.size(); ++k) {
+        const auto& [var, value] = b[k];
+        p.params[var] = parameters[k].numeric ? json::parse(value) : json(value);
+      }
+      pairs.push_back(std::move(p));
+    }
+  return pairs;
+}
+
+}  // namespace perfgate::plan

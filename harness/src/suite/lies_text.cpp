@@ -1,0 +1,54 @@
+#include "suite/lies_text.hpp"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace perfgate::suite {
+
+void print_lies(std::ostream& out, const std::vector<LieCheck>& checks) {
+  std::size_t ws = 8, wl = 3, wc = 9;
+  for (const auto& c : checks) {
+    ws = std::max(ws, c.scenario.size());
+    wl = std::max(wl, c.lie.size());
+    wc = std::max(wc, c.caught_by.size());
+  }
+  auto row = [&](const std::string& s, const std::string& l, const std::string& c, const std::string& r,
+                 const std::string& how) {
+    out << std::left << std::setw(static_cast<int>(ws)) << s << "  " << std::setw(static_cast<int>(wl)) << l << "  "
+        << std::setw(static_cast<int>(wc)) << c << "  " << std::setw(6) << r << "  " << how << "\n";
+  };
+  row("scenario", "lie", "caught_by", "result", "how");
+  for (const auto& c : checks) row(c.scenario, c.lie, c.caught_by, c.caught ? "caught" : "MISSED", c.how);
+  std::size_t caught = 0;
+  for (const auto& c : checks) caught += c.caught ? 1 : 0;
+  out << caught << " of " << checks.size() << " lies caught as declared\n";
+}
+
+// Per scenario: threats listed (and classes n/a), threats with a lie, threats and lies caught.
+void print_coverage(std::ostream& out, const CoverageReport& r) {
+  std::size_t ws = 8;
+  for (const auto& c : r.scenarios) ws = std::max(ws, c.scenario.size());
+  auto of = [](int a, int b) { return std::to_string(a) + " of " + std::to_string(b); };
+  auto row = [&](const std::string& s, const std::string& t, const std::string& na, const std::string& wl,
+                 const std::string& tc, const std::string& lc) {
+    out << std::left << std::setw(static_cast<int>(ws)) << s << "  " << std::right << std::setw(7) << t << "  "
+        << std::setw(3) << na << "  " << std::setw(10) << wl << "  " << std::setw(14) << tc << "  " << std::setw(11)
+        << lc << "\n";
+  };
+  out << "\nthreat coverage\n";
+  row("scenario", "threats", "n/a", "with a lie", "threats caught", "lies caught");
+  auto line = [&](const ThreatCoverage& c) {
+    row(c.scenario, std::to_string(c.threats), std::to_string(c.not_applicable), of(c.with_lie, c.threats),
+        of(c.threats_caught, c.threats), of(c.lies_caught, c.lies));
+  };
+  for (const auto& c : r.scenarios) line(c);
+  if (r.scenarios.size() > 1) line(r.total);
+  if (r.findings.empty()) {
+    out << "no findings: every class answered, every threat has a lie and every lie was caught\n";
+    return;
+  }
+  out << r.findings.size() << " finding(s):\n";
+  for (const auto& f : r.findings) out << "  " << f << "\n";
+}
+
+}  // namespace perfgate::suite

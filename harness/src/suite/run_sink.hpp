@@ -1,0 +1,39 @@
+// Where the suite layer says what it is doing: the live status (scenario, round, estimate),
+// notes for the log, and each scenario as it finishes. The CLI's progress line and log
+// (cli/progress.hpp) on a terminal or in a CI log; nothing in tests. Callers that pass nothing
+// get silence.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace perfgate::model {
+struct ScenarioResult;
+}
+
+namespace perfgate::suite {
+
+struct RunSink {
+  std::function<void(const std::string&)> show;  // the live line, replaced by the next
+  std::function<void()> clear;
+  // A line for the log: `always` even when the user asked for quiet (a scripted run, a
+  // baseline that compared nothing).
+  std::function<void(const std::string& line, bool always)> log;
+  // A scenario (or a bisect step) finished: its entry of the results and its seconds.
+  std::function<void(const model::ScenarioResult&, double seconds)> finished;
+
+  void update(const std::string& text) const {
+    if (show) show(text);
+  }
+  void done() const {
+    if (clear) clear();
+  }
+  void note(const std::string& line, bool always = false) const {
+    if (log) log(line, always);
+  }
+  void scenario_finished(const model::ScenarioResult& r, double seconds) const {
+    if (finished) finished(r, seconds);
+  }
+};
+
+}  // namespace perfgate::suite

@@ -1,0 +1,59 @@
+#include "suite/stopping_rule.hpp"
+
+#include <algorithm>
+
+#include "gate/metric_choice.hpp"
+#include "gate/policy.hpp"
+#include "gate/scenario_stats.hpp"
+
+namespace perfgate::suite {
+
+std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples) {
+  return sp.metric_selection == plan::MetricSelection::ChosenAfterRounds
+             ? std::set<std::string>{gate::choose_ab_metric(samples).metric}
+             : sp.gated_metrics;
+}
+
+StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp, std::vector<int> checkpoints)
+    : sp_(sp), rp_(rp), checkpoints_(std::move(checkpoints)), tests_(sp.looks, sp.look_budget_s) {}
+
+bool StoppingRule::clear(const std::vector<run::Sample>& measured) const {
+  auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp_, measured), rp_.seed);
+  const double threshold = rp_.alpha_per_look / std::max(1, rp_.gated_total);
+  std::size_t decided = 0;
+  for (const auto& c : cs) {
+    if (!c.gated) continue;
+    const bool outside = c.r.ci.hi < 1 - rp_.noise || c.r.ci.lo > 1 + rp_.noise;
+    const bool inside = c.r.ci.lo >= 1 - rp_.noise && c.r.ci.hi <= 1 + rp_.noise;
+    if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
+  }
+  if (decided != sp_.gated_metrics.size()) return false;
+  const auto& guard = sp_.manifest.guard;
+  for (const auto& c : cs)
+    if (!c.gated && c.metric == guard.metric && guard.metric != "none")
+      return gate::guard_decided(c, gate::guard_band(measured, guard, rp_.noise));
+  return true;  // no guard, or the guard is the gated metric, or it was not measured
+}
+
+bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
+  if (sp_.look_budget_s <= 0) return clear(measured);
+  const auto i = static_cast<std::size_t>(look);
+  const int next = i + 1 < checkpoints_.size() ? checkpoints_[i + 1] : 0;
+  const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  const auto step = tests_.at(checkpoints_[i], next, spent);
+  if (step == stats::BudgetedLooks::Step::Continue) return false;
+  if (clear(measured)) return true;
+  out_of_budget_ = step == stats::BudgetedLooks::Step::TestLast && next != 0;
+  return out_of_budget_;
+}
+
+void StoppingRule::explain(run::BatchOutcome& outcome) const {
+  if (sp_.look_budget_s <= 0) return;
+  outcome.looks_taken = tests_.tested();  // the tests, not every checkpoint
+  if (out_of_budget_)
+    outcome.stop = run::StopReason::undecided(outcome.rounds, std::to_string(static_cast<int>(sp_.look_budget_s)));
+  else if (outcome.stop.kind == run::StopKind::ClearAtLook)  // counted in tests, not checkpoints
+    outcome.stop = run::StopReason::clear_at_look(static_cast<int>(tests_.tested().size()), outcome.rounds);
+}
+
+}  // namespace perfgate::suite

@@ -1,0 +1,44 @@
+// When a scenario's rounds stop (docs/architecture.md, "Statistics"): at a look, once every
+// gated metric is decided — significant at the per-look level (Bonferroni over the run's gated
+// comparisons, Holm's first step) and outside the band, or clearly inside it — and the guard
+// metric has its own decision. ab's budgeted design (stats::BudgetedLooks) asks at checkpoints:
+// a test is due at each look, and once more where the next checkpoint would not fit the budget.
+#pragma once
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "run/batch_runner.hpp"
+#include "stats/sequential.hpp"
+
+namespace perfgate::suite {
+
+// The metrics a scenario gates given its samples so far: the planned ones, or the one `ab
+// --metric auto` chooses from what both sides measured (one, like the placeholder in
+// gated_metrics, so the Holm family is unchanged).
+std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<run::Sample>& samples);
+
+class StoppingRule {
+ public:
+  // `checkpoints`: the runner's looks (the batch plan's: the schedule, or the budget's checkpoints).
+  StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp, std::vector<int> checkpoints);
+  // BatchHooks::should_stop at the look of index `look`.
+  bool at(const std::vector<run::Sample>& measured, int look);
+  // After the rounds: the looks a budgeted run tested (not every checkpoint) and, when it ran
+  // out of budget undecided, the stop reason that says so.
+  void explain(run::BatchOutcome& outcome) const;
+
+ private:
+  bool clear(const std::vector<run::Sample>& measured) const;
+  const plan::ScenarioPlan& sp_;
+  const plan::RunPlan& rp_;
+  std::vector<int> checkpoints_;
+  stats::BudgetedLooks tests_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  bool out_of_budget_ = false;
+};
+
+}  // namespace perfgate::suite
