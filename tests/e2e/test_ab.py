@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-
+import pytest
 
 # About 40 ms of CPU on this kind of machine: long enough to measure, short enough for CI.
 WORK = 25_000_000
@@ -69,27 +69,40 @@ def test_unsplittable_command_is_usage_error(perfgate):
     assert "--shell" in r.stderr
 
 
-def _perfgate_leftovers(tag="sigint-test", pid="*"):
+def _cgroups_of(pid):
     # Only what the perfgate under test owns (names carry the owner's pid): other runs on the
     # machine, a developer's or a concurrent test's, are not this test's business.
-    procs = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split()
-    tmp = [p for p in pathlib.Path("/tmp").glob(f"perfgate-*-{pid}-*")]
-    cgroups = []
+    found = []
     for root in ["/sys/fs/cgroup/unified", "/sys/fs/cgroup", "/sys/fs/cgroup/cpuacct"]:
-        cgroups += [str(p) for p in pathlib.Path(root).rglob(f"perfgate-{pid}-*") if p.is_dir()] if os.path.isdir(root) else []
-    return procs, tmp, cgroups
+        if os.path.isdir(root):
+            found += [str(p) for p in pathlib.Path(root).rglob(f"perfgate-{pid}-*") if p.is_dir()]
+    return found
+
+
+def _wait_for(predicate, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, burn, tmp_path, validate):
     tag = f"sigint-test-{os.getpid()}"
-    before = _perfgate_leftovers(tag)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
     p = subprocess.Popen([perfgate_bin, "ab", "--before", f"{burn} {WORK * 4} {tag}", "--after",
                           f"{burn} {WORK * 4} {tag}", "--min-rounds", "50", "--max-rounds", "50",
-                          "--out", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                          "--out", str(tmp_path), "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, TMPDIR=str(tmp)))
     results = tmp_path / "results.json"
-    # Let a few rounds complete (a sample is ~0.15 s), then interrupt, most likely mid-sample.
-    time.sleep(3.0)
-    assert p.poll() is None, "perfgate ended before the interrupt"
+    # The run folder holds a folder per sample, made as the sample starts, one at a time: once
+    # sample-3's is there, samples 1 and 2 are taken and the third is running (~0.15 s of burn).
+    third = lambda: list(tmp.glob(f"perfgate-*-{p.pid}-*/sample-3"))
+    if not _wait_for(lambda: third() or p.poll() is not None, 120) or p.poll() is not None:
+        p.kill()
+        pytest.fail("perfgate never started its third sample, or ended first: " + "".join(p.communicate()))
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, out + err
@@ -98,7 +111,7 @@ def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, b
     assert doc["run"]["stop_reason"] == "interrupted"
     assert len(doc["scenarios"][0]["samples"]) >= 2
     assert doc["scenarios"][0]["stop"]["reason"] == "interrupted"
-    procs, tmp, cgroups = _perfgate_leftovers(tag, p.pid)
+    procs = subprocess.run(["pgrep", "-f", tag], capture_output=True, text=True).stdout.split()
     assert procs == [], "a burn process outlived perfgate"
-    assert set(tmp) <= set(before[1]), f"temporary directories left: {tmp}"
-    assert set(cgroups) <= set(before[2]), f"cgroups left: {cgroups}"
+    assert list(tmp.iterdir()) == [], "temporary directories left"
+    assert _cgroups_of(p.pid) == [], "cgroups left"

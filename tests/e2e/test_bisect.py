@@ -188,6 +188,9 @@ def test_ctrl_c_exits_130_and_a_second_run_reuses_the_worktrees(tmp_path):
 
     while time.time() < deadline and p.poll() is None and not timing():
         time.sleep(0.1)
+    if not timing() or p.poll() is not None:
+        p.kill()
+        pytest.fail("no step was timing while bisect ran: " + "".join(p.communicate()))
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, out + err
