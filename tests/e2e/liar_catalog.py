@@ -96,18 +96,25 @@ def lie(name, caught_by="equivalence", what=None):
             "caught_by": caught_by}
 
 
-def add_batch(catalog, lies=None):
+# An honest liar_batch run gated on its fsync count (200 on both sides, every round) with no wall
+# guard: it passes whatever this machine's timing, where cpu_ms and the guard decide on noise.
+EXACT = {"primary_metric": "fsyncs", "guard": {"metric": "none"}}
+
+
+def add_batch(catalog, lies=None, primary_metric="cpu_ms", guard=None):
     d = pathlib.Path(catalog) / "liar_batch"
     d.mkdir(parents=True, exist_ok=True)
     (d / "liar.py").write_text(BATCH)
     (d / "liar.py").chmod(0o755)
     manifest = {
         "name": "liar_batch", "kind": "batch", "program": "liar.py", "policy": "no-regress",
-        "primary_metric": "cpu_ms", "variants": [{"name": "before"}, {"name": "after"}],
+        "primary_metric": primary_metric, "variants": [{"name": "before"}, {"name": "after"}],
         "profiles": {"quick": {"params": {"rows": 200}, "min_rounds": 3, "max_rounds": 3, "warmup": 0}},
         "lies": lies if lies is not None else [
             lie("drop-row"), lie("skip-fsync", "exact:fsyncs"), lie("stop-early")],
     }
+    if guard is not None:
+        manifest["guard"] = guard
     (d / "scenario.json").write_text(json.dumps(manifest))
     return d
 

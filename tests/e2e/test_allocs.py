@@ -37,7 +37,9 @@ def gate(doc, kind):
 
 def test_ab_allocs_reports_the_known_count_exactly(perfgate, tmp_path, validate):
     assert COUNTER.exists(), f"{COUNTER} is missing: build target perfgate_alloc"
-    r = perfgate("ab", "--allocs", "--before", f"{KNOWN} 1000", "--after", f"{KNOWN} 1000",
+    # Gated on wall time over 4 rounds (no rank test rejects on 4 pairs, and a gated wall time has
+    # no guard): the run passes whatever the timing, and the counts are what is asserted.
+    r = perfgate("ab", "--allocs", "--metric", "wall_ms", "--before", f"{KNOWN} 1000", "--after", f"{KNOWN} 1000",
                  "--seed", "3", "--min-rounds", "4", "--max-rounds", "4", "--json", tmp_path / "r.json")
     assert r.returncode == 0, r.stdout + r.stderr
     doc = validate(tmp_path / "r.json")
@@ -53,7 +55,7 @@ def test_ab_allocs_reports_the_known_count_exactly(perfgate, tmp_path, validate)
         assert m["allocs"]["source"] == "preload:libperfgate_alloc"
         # The timed figures are there too: they came from the uninstrumented run.
         assert m["cpu_ms"]["value"] > 0
-    assert doc["scenarios"][0]["primary_metric"] == "allocs"
+    assert doc["scenarios"][0]["primary_metric"] == "wall_ms"  # --metric names it: counted, not gated
     # Warm-up samples are not counted (no counting run for them).
     assert all("allocs" not in s["metrics"] for s in doc["scenarios"][0]["samples"] if s["warmup"])
 
@@ -63,7 +65,8 @@ def test_ab_allocs_fails_an_after_that_allocates_more(perfgate, tmp_path):
                  "--seed", "4", "--json", tmp_path / "r.json")
     assert r.returncode == 1, r.stdout + r.stderr
     doc = json.loads((tmp_path / "r.json").read_text())
-    assert not gate(doc, "policy")["passed"]
+    assert doc["scenarios"][0]["primary_metric"] == "allocs"  # --allocs gates the count it asks for
+    assert not gate(doc, "policy")["passed"] and gate(doc, "policy")["metric"] == "allocs"
     after = {s["metrics"]["allocs"]["value"] for s in measured(doc) if s["variant"] == "after"}
     assert after == {1100}
 
@@ -77,6 +80,7 @@ def write_scenario(catalog, name, measure, before=500, after=250, metric="allocs
     (d / "scenario.json").write_text(json.dumps({
         "name": name, "title": f"{name}: {before} vs {after} allocations", "kind": "batch",
         "program": "allocs.sh", "policy": "improve", "primary_metric": metric, "measure": measure,
+        "guard": {"metric": "none"},  # the counts decide, exactly; no wall time
         "variants": [{"name": "before"}, {"name": "after"}],
         "profiles": {"quick": {"params": {}, "min_rounds": 8, "max_rounds": 8, "warmup": 1}}}))
 
@@ -110,12 +114,12 @@ def test_counting_runs_are_apart_from_timed_ones(perfgate, tmp_path):
     log = tmp_path / "preloads"
     # cat is there to be counted: dash itself ends with _exit and never reports.
     cmd = f'echo "${{LD_PRELOAD:-none}}" >> {log}; cat /dev/null; echo same'
-    r = perfgate("ab", "--allocs", "--shell", "--before", cmd, "--after", cmd, "--seed", "8",
-                 "--warmup", "1", "--min-rounds", "3", "--max-rounds", "3", "--json", tmp_path / "r.json")
     # The subject is which runs were counted, not time: a wall guard over 3 rounds of a 1 ms shell
-    # command failed a fresh-clone CI on a busy machine (1.31x), so only that failure is let pass.
-    assert r.returncode == 0 or (r.returncode == 1 and "guard gate failed" in r.stderr
-                                 and "policy gate failed" not in r.stderr), r.stdout + r.stderr
+    # command failed a fresh-clone CI on a busy machine (1.31x). Wall time gated over 3 rounds has
+    # no guard and no rank test can reject on 3 pairs, so this run passes whatever the timing.
+    r = perfgate("ab", "--allocs", "--metric", "wall_ms", "--shell", "--before", cmd, "--after", cmd, "--seed", "8",
+                 "--warmup", "1", "--min-rounds", "3", "--max-rounds", "3", "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stdout + r.stderr
     lines = log.read_text().split()
     # Timed runs (warm-up included) and the untimed digest runs of both sides (--output null).
     digests = len(json.loads((tmp_path / "r.json").read_text())["scenarios"][0]["sampling"]["digest_rounds"])

@@ -188,6 +188,9 @@ def test_ctrl_c_exits_130_and_a_second_run_reuses_the_worktrees(tmp_path):
 
     while time.time() < deadline and p.poll() is None and not timing():
         time.sleep(0.1)
+    if not timing() or p.poll() is not None:
+        p.kill()
+        pytest.fail("no step was timing while bisect ran: " + "".join(p.communicate()))
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
     assert p.returncode == 130, out + err
@@ -199,8 +202,9 @@ def test_ctrl_c_exits_130_and_a_second_run_reuses_the_worktrees(tmp_path):
 
 
 def test_a_scenario_of_the_catalog_each_commit_holds(perfgate, burn, tmp_path):
-    """--scenario: each tested commit's catalog (perf/ in its worktree) runs as `run --against`
-    runs it, the good commit's AFTER as BEFORE; commit 6 of 8 makes AFTER burn 12% more."""
+    """--scenario: each tested commit's catalog (perf/ in its worktree) is planned as `run
+    --against` plans it, the good commit's AFTER as BEFORE; commit 6 of 8 makes AFTER burn 12%
+    more, and the scripted samples say so (commit subject -> that build's figures)."""
     sys.path.insert(0, str(pathlib.Path(__file__).parent))
     from spin_catalog import WORK, add_scenario
 
@@ -216,9 +220,14 @@ def test_a_scenario_of_the_catalog_each_commit_holds(perfgate, burn, tmp_path):
         git(repo, "add", "-A")
         git(repo, "commit", "-q", "--allow-empty", "-m", f"commit {k}")
         shas.append(git(repo, "rev-parse", "HEAD"))
+    samples = tmp_path / "script.json"
+    samples.write_text(json.dumps({f"commit {k}": {"cpu_ms": {"median": 40 * (1.12 if k >= 6 else 1), "spread": 0.004},
+                                                   "wall_ms": {"median": 41 * (1.12 if k >= 6 else 1), "spread": 0.004}}
+                                   for k in range(1, 9)}))
     r = perfgate("bisect", "--repo", repo, "--good", shas[0], "--bad", shas[-1], "--build", "true",
                  "--scenario", "spin", "--catalog", "perf", "--metric", "cpu_ms", "--seed", "5",
-                 "--cache", tmp_path / "cache", "--json", tmp_path / "b.json", timeout=1200)
+                 "--cache", tmp_path / "cache", "--json", tmp_path / "b.json", "--debug-samples", samples, timeout=1200)
     assert r.returncode == 0, r.stdout + r.stderr
     b = result(tmp_path, "b.json")
-    assert b["first_slower"] == shas[5] or shas[5] in b["candidates"], r.stdout
+    assert b["first_slower"] == shas[5] and b["answer"] == "first slower", b
+    assert all(s["verdict"] in ("slower", "not slower") for s in b["steps"]), b["steps"]

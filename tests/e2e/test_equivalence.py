@@ -15,7 +15,7 @@ import liar_catalog  # noqa: E402
 @pytest.fixture(scope="module")
 def catalog(tmp_path_factory):
     d = tmp_path_factory.mktemp("liars")
-    liar_catalog.add_batch(d)
+    liar_catalog.add_batch(d, **liar_catalog.EXACT)
     liar_catalog.add_service(d)
     return d
 
@@ -53,7 +53,7 @@ def test_a_program_saying_not_equivalent_and_exiting_1_exits_3_not_4(perfgate, c
 
 def test_an_honest_after_passes_the_equivalence_gate(perfgate, catalog, tmp_path):
     r, s = run_lie(perfgate, catalog, tmp_path, "liar_batch")
-    assert r.returncode in (0, 1), r.stderr  # performance may go either way; the work is the same
+    assert r.returncode == 0, r.stderr  # gated on the fsync count, the same on both sides
     gate = next(g for g in s["gates"] if g["kind"] == "equivalence")
     assert gate["passed"], gate
 
@@ -82,7 +82,9 @@ def test_a_server_reporting_not_equivalent_at_exit_exits_3(perfgate, catalog, tm
 
 def test_an_honest_service_passes_and_the_gate_says_what_it_checked(perfgate, catalog, tmp_path):
     r, s = run_lie(perfgate, catalog, tmp_path, "liar_service")
-    assert r.returncode in (0, 1), r.stderr
+    # rps over 2 rounds: the signed-rank test cannot reject on 2 pairs (p >= 0.5), and a service
+    # has no wall_ms to guard, so no timing decides this run.
+    assert r.returncode == 0, r.stderr
     gate = next(g for g in s["gates"] if g["kind"] == "equivalence")
     assert gate["passed"], gate
     assert "answers of 40 paths checked" in gate["detail"], gate["detail"]

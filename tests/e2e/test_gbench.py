@@ -4,8 +4,9 @@ Real runs by design: the binaries are built against the system libbenchmark
 (tests/tools/gbench_work.cpp, tests/tools/wordfreq/) and do counted work, never sleeps. Build a
 is the reference; b does 10% more work in BM_Slower and half in BM_Faster; c 1.5x more and a
 third. BM_Hash, BM_Sort and BM_Walk do the same work in every build. Each run is kept short
-(--benchmark_min_time 0.02 s, the budgeted rounds stopping once every benchmark is decided);
-what perfgate decides from given figures is tested on scripted samples (test_gbench_decides)."""
+(--benchmark_min_time 0.02 s, the budgeted rounds stopping once every benchmark is decided). These
+tests assert what is measured; what perfgate decides from given figures, every verdict and exit
+code, is tested on scripted samples of the same binaries (test_gbench_decides.py)."""
 import json
 import pathlib
 import shutil
@@ -41,19 +42,18 @@ def a_against_b(perfgate, tmp_path_factory):
     return tmp, r
 
 
-def test_one_slower_benchmark_fails_the_run_and_is_named(a_against_b, validate):
+def test_each_benchmark_of_both_binaries_is_measured(a_against_b, validate):
     tmp, r = a_against_b
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert "BM_Slower:cpu_time" in r.stderr  # the failure names the benchmark
     doc = validate(tmp / "r.json")
+    s = doc["scenarios"][0]
+    assert "error" not in s, r.stdout + r.stderr
     c = gated(doc)
     assert set(c) == {f"BM_{n}:cpu_time" for n in ("Hash", "Sort", "Walk", "Slower", "Faster")}
-    assert c["BM_Slower:cpu_time"]["verdict"] == "worse" and 1.05 < c["BM_Slower:cpu_time"]["ratio"] < 1.2
-    assert c["BM_Faster:cpu_time"]["verdict"] == "better" and 0.4 < c["BM_Faster:cpu_time"]["ratio"] < 0.6
-    s = doc["scenarios"][0]
+    # b does 10% more work in BM_Slower and half in BM_Faster, measured as such.
+    assert 1.05 < c["BM_Slower:cpu_time"]["ratio"] < 1.2, c["BM_Slower:cpu_time"]
+    assert 0.4 < c["BM_Faster:cpu_time"]["ratio"] < 0.6, c["BM_Faster:cpu_time"]
     assert s["kind"] == "gbench"
-    policy = [g for g in s["gates"] if g["kind"] == "policy"]
-    assert len(policy) == 5 and [g["metric"] for g in policy if not g["passed"]] == ["BM_Slower:cpu_time"]
+    assert len([g for g in s["gates"] if g["kind"] == "policy"]) == 5  # one policy gate per benchmark
     # One Holm family: every benchmark counted, none summed.
     assert doc["run"]["options"]["gated_comparisons"] == 5
     assert all(c["p_wilcoxon_adjusted"] >= c["p_wilcoxon"] for c in c.values())
@@ -71,12 +71,9 @@ def test_the_table_and_the_report_show_every_benchmark(a_against_b, perfgate):
     rows = [line for line in r.stdout.splitlines() if "BM_" in line]
     for name in ("Hash", "Sort", "Walk", "Slower", "Faster"):
         assert any(f"BM_{name}:cpu_time" in line for line in rows), r.stdout
-    assert any("BM_Slower" in line and "FAIL" in line for line in rows), r.stdout
     rep = perfgate("report", tmp / "r.json", "-o", tmp / "report")
     assert rep.returncode == 0, rep.stderr
     md = (tmp / "report" / "report.md").read_text()
-    summary = md.split("## Summary", 1)[1].split("\n## ", 1)[0]
-    assert "1 of 5 benchmarks worse" in summary and "`BM_Slower:cpu_time`" in summary
     for name in ("Hash", "Sort", "Walk", "Slower", "Faster"):
         assert f"BM_{name}:cpu_time" in md
 
@@ -97,50 +94,45 @@ def test_the_export_reads_in_compare_py(a_against_b):
     assert {f"BM_{n}/[before vs. after]" for n in ("Hash", "Sort", "Walk", "Slower", "Faster")} <= set(diff)
 
 
-def test_a_regression_is_not_hidden_by_a_bigger_gain(perfgate, tmp_path):
+def test_a_bigger_change_is_measured_bigger(perfgate, tmp_path):
+    """c does 1.5x a's work in BM_Slower and a third in BM_Faster."""
     r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("gbench_c"), "--seed", "4",
                  "--filter", "Slower|Faster", "--json", tmp_path / "r.json", *QUICK, cwd=tmp_path)
-    assert r.returncode == 1, r.stdout + r.stderr
-    c = gated(json.loads((tmp_path / "r.json").read_text()))
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert "error" not in doc["scenarios"][0], r.stdout + r.stderr
+    c = gated(doc)
     assert set(c) == {"BM_Slower:cpu_time", "BM_Faster:cpu_time"}
-    assert c["BM_Slower:cpu_time"]["verdict"] == "worse" and c["BM_Faster:cpu_time"]["verdict"] == "better"
+    assert 1.3 < c["BM_Slower:cpu_time"]["ratio"] < 1.8 and 0.2 < c["BM_Faster:cpu_time"]["ratio"] < 0.5, c
 
 
-def test_the_same_binary_against_itself_passes(perfgate, tmp_path):
-    """One run here; scripts/gbench-aa.sh N loops it (docs/gbench.md: 20 of 20)."""
+def test_the_same_binary_against_itself_measures_the_same(perfgate, tmp_path):
+    """Ten rounds here; scripts/gbench-aa.sh N runs it to the budget and counts exits (docs/gbench.md:
+    exit 0 in 20 of 20, ratios 0.987-1.020)."""
     r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("gbench_a"), "--seed", "5",
-                 "--json", tmp_path / "r.json", *QUICK, cwd=tmp_path)
-    assert r.returncode == 0, r.stdout + r.stderr
-    assert all(c["verdict"] != "worse" for c in gated(json.loads((tmp_path / "r.json").read_text())).values())
+                 "--min-rounds", "10", "--max-rounds", "10", "--json", tmp_path / "r.json", *QUICK, cwd=tmp_path)
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert "error" not in doc["scenarios"][0], r.stdout + r.stderr
+    c = gated(doc)
+    assert len(c) == 5 and all(0.9 < x["ratio"] < 1.1 for x in c.values()), c
 
 
 def test_wordfreq_as_a_user_runs_it(perfgate, tmp_path):
     """Two builds of one project, the same benchmark names, an input read by a relative path,
-    one command in the project's folder: v2 is about 2x slower on small texts and faster on
-    large ones, and the small-text regression fails the run whatever the large one gained."""
+    one command in the project's folder: v2 is measured about 2x slower on small texts and faster
+    on large ones (that the small-text regression then fails the run whatever the large one
+    gained is test_gbench_decides.py's)."""
     for v in ("v1", "v2"):
         shutil.copy(tool(f"wordfreq_{v}"), tmp_path / f"bench_{v}")
     subprocess.run([sys.executable, str(ROOT / "tests" / "tools" / "wordfreq" / "make_input.py"), str(tmp_path)],
                    check=True)
     r = perfgate("gbench", "--before", "./bench_v1", "--after", "./bench_v2", "--seed", "6",
                  "--json", "r.json", cwd=tmp_path)
-    assert r.returncode == 1, r.stdout + r.stderr
-    c = gated(json.loads((tmp_path / "r.json").read_text()))
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert "error" not in doc["scenarios"][0], r.stdout + r.stderr
+    c = gated(doc)
     small, large = c["BM_TopWordsSmall:cpu_time"], c["BM_TopWordsLarge:cpu_time"]
-    assert small["verdict"] == "worse" and small["ratio"] > 1.3, small
-    assert large["verdict"] == "better", large
-    assert "BM_TopWordsSmall:cpu_time" in r.stderr
-
-
-def test_a_benchmark_only_one_binary_has_is_listed(perfgate, tmp_path):
-    r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("gbench_d"), "--filter", "Hash|New",
-                 "--max-rounds", "10", "--seed", "7", "--json", tmp_path / "r.json", *QUICK, cwd=tmp_path)
-    assert r.returncode in (0, 1), r.stdout + r.stderr  # BM_Hash is the same code: its verdict is chance's
-    assert "BM_New is only in after" in r.stderr and "BM_New is only in after" in r.stdout  # and in the table
-    s = json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
-    assert set(gated({"scenarios": [s]})) == {"BM_Hash:cpu_time"}
-    assert any("BM_New" in n for n in s["notes"])
-    assert "--benchmark_filter=^(BM_Hash)$" in s["commands"]["after"]  # BM_New is not run
+    assert small["ratio"] > 1.3, small
+    assert large["ratio"] < 0.95, large
 
 
 def test_two_binaries_that_share_no_benchmark_are_exit_2(perfgate, tmp_path):
@@ -166,5 +158,7 @@ def test_ab_says_to_use_gbench(perfgate, tmp_path, shell):
 
 
 def test_ab_still_runs_a_program_that_is_not_google_benchmark(perfgate, tmp_path):
-    r = perfgate("ab", "--shell", "--before", "true", "--after", "true", "--runs", "3", cwd=tmp_path)
-    assert "Google Benchmark" not in r.stderr and r.returncode in (0, 1), r.stdout + r.stderr
+    # Wall time gated over 3 rounds: no rank test can reject on 3 pairs, and no guard applies.
+    r = perfgate("ab", "--shell", "--before", "true", "--after", "true", "--runs", "3", "--metric", "wall_ms",
+                 cwd=tmp_path)
+    assert "Google Benchmark" not in r.stderr and r.returncode == 0, r.stdout + r.stderr

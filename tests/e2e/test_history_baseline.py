@@ -61,15 +61,15 @@ def fleet(tmp_path):
     ]
 
 
-def check_line(perfgate, results, baseline):
-    """The verdict line of KEY in `perfgate baseline check`: (mark, rest)."""
+def check_line(perfgate, results, baseline, mark):
+    """The verdict line of KEY in `perfgate baseline check`, asserted to start with `mark`
+    (PASS or FAIL) and the command to exit as that mark says (0 or 1)."""
     r = perfgate("baseline", "check", results, "--baseline", baseline)
-    assert r.returncode in (0, 1), r.stdout + r.stderr
+    assert r.returncode == {"PASS": 0, "FAIL": 1}[mark], r.stdout + r.stderr
     lines = [l for l in r.stdout.splitlines() if f"  {KEY}:" in l]
     assert len(lines) == 1, r.stdout
-    mark = lines[0].split()[0]
-    assert (r.returncode == 1) == (mark == "FAIL"), r.stdout
-    return mark, lines[0]
+    assert lines[0].split()[0] == mark, lines[0]
+    return lines[0]
 
 
 def accepted_runs(baseline):
@@ -96,12 +96,12 @@ def test_each_host_class_is_gated_by_its_own_accepted_runs_from_history(perfgate
 
     # A ratio at class B's level fails on class A and passes on class B: each class is compared
     # with its own accepted runs, by the between-run rule.
-    mark, line = check_line(perfgate, copy_as(tmp_path, "now-a-slow", CLASS_A, 0.80, 20), baseline)
-    assert mark == "FAIL" and "between-run" in line, line
-    mark, line = check_line(perfgate, copy_as(tmp_path, "now-b", CLASS_B, 0.80, 20), baseline)
-    assert mark == "PASS" and "between-run" in line, line
-    mark, line = check_line(perfgate, copy_as(tmp_path, "now-a", CLASS_A, 0.50, 20), baseline)
-    assert mark == "PASS" and "between-run" in line, line
+    line = check_line(perfgate, copy_as(tmp_path, "now-a-slow", CLASS_A, 0.80, 20), baseline, "FAIL")
+    assert "between-run" in line, line
+    line = check_line(perfgate, copy_as(tmp_path, "now-b", CLASS_B, 0.80, 20), baseline, "PASS")
+    assert "between-run" in line, line
+    line = check_line(perfgate, copy_as(tmp_path, "now-a", CLASS_A, 0.50, 20), baseline, "PASS")
+    assert "between-run" in line, line
 
 
 def test_from_history_filters_append_dry_run_and_scenario(perfgate, tmp_path):
@@ -265,10 +265,10 @@ def test_a_version_1_postgresql_history_is_migrated_and_feeds_a_baseline(perfgat
                  "--baseline", baseline)
     assert r.returncode == 0, r.stdout + r.stderr
     assert len(accepted_runs(baseline)) == 6
-    mark, line = check_line(perfgate, copy_as(tmp_path, "now-a-slow", CLASS_A, 0.80, 20), baseline)
-    assert mark == "FAIL" and "between-run" in line, line
-    mark, line = check_line(perfgate, copy_as(tmp_path, "now-b", CLASS_B, 0.80, 20), baseline)
-    assert mark == "PASS" and "between-run" in line, line
+    line = check_line(perfgate, copy_as(tmp_path, "now-a-slow", CLASS_A, 0.80, 20), baseline, "FAIL")
+    assert "between-run" in line, line
+    line = check_line(perfgate, copy_as(tmp_path, "now-b", CLASS_B, 0.80, 20), baseline, "PASS")
+    assert "between-run" in line, line
 
 
 def test_a_run_records_its_branch_and_the_history_keeps_it(perfgate, tmp_path, validate):

@@ -24,8 +24,11 @@ def instructions(doc, variant):
 
 
 def test_a_a_pair_has_no_instruction_spread(perfgate, tmp_path, validate):
-    r = perfgate("ab", "--measure", "instructions", "--before", f"{WORK} cpu {N}", "--after", f"{WORK} cpu {N}",
-                 "--seed", "6", "--min-rounds", "4", "--max-rounds", "4", "--json", tmp_path / "r.json")
+    # Gated on wall time over 4 rounds (no rank test rejects on 4 pairs, and a gated wall time has
+    # no guard): the run passes whatever the timing, and the counts are what is asserted.
+    r = perfgate("ab", "--measure", "instructions", "--metric", "wall_ms", "--before", f"{WORK} cpu {N}",
+                 "--after", f"{WORK} cpu {N}", "--seed", "6", "--min-rounds", "4", "--max-rounds", "4",
+                 "--json", tmp_path / "r.json")
     assert r.returncode == 0, r.stdout + r.stderr
     doc = validate(tmp_path / "r.json")
     before, after = instructions(doc, "before"), instructions(doc, "after")
@@ -35,7 +38,6 @@ def test_a_a_pair_has_no_instruction_spread(perfgate, tmp_path, validate):
     assert b > 10 * N  # the loop's instructions are there
     # BEFORE and AFTER differ only by their environment (PERFGATE_VARIANT=before/after).
     assert abs(a - b) / b <= 0.001
-    assert doc["scenarios"][0]["primary_metric"] == "instructions"
     # The results (and so the report) say what the count is blind to.
     assert any("proxy for CPU time" in n and "blind to syscalls" in n for n in doc["scenarios"][0]["notes"])
 
@@ -45,6 +47,7 @@ def test_one_percent_more_work_is_caught(perfgate, tmp_path):
                  "--after", f"{WORK} cpu {N * 101 // 100}", "--seed", "7", "--json", tmp_path / "r.json")
     assert r.returncode == 1, r.stdout + r.stderr
     doc = json.loads((tmp_path / "r.json").read_text())
+    assert doc["scenarios"][0]["primary_metric"] == "instructions"  # --measure gates the count it asks for
     (b,), (a,) = instructions(doc, "before"), instructions(doc, "after")
     assert 1.005 < a / b < 1.015
 

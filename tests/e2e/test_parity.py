@@ -191,15 +191,27 @@ def test_capacity_measures_per_server(perfgate, requests_file, tmp_path, tag):
     assert not servers_with(tag)
 
 
+def wait_for_marks(p, marks, prefix, count):
+    """Waits (60 s at most) until `count` servers have left a `prefix` mark (parity_server.py
+    --mark-dir) while perfgate still runs."""
+    deadline = time.monotonic() + 60
+    while len(list(marks.glob(prefix + "-*"))) < count and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if len(list(marks.glob(prefix + "-*"))) < count or p.poll() is not None:
+        p.kill()
+        pytest.fail(f"no {count} server(s) marked {prefix} while perfgate ran: " + "".join(p.communicate()))
+
+
 def test_interrupt_leaves_no_server_behind(perfgate_bin, requests_file, tmp_path, tag):
-    p = subprocess.Popen([perfgate_bin, "parity", "--serve-a", serve(tag), "--serve-b", serve(tag), "--requests",
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    server = serve(tag, "--mark-dir", str(marks))
+    p = subprocess.Popen([perfgate_bin, "parity", "--serve-a", server, "--serve-b", server, "--requests",
                           str(requests_file), "--out", str(tmp_path / "out"), "--rounds", "50", "--window-s", "0.5",
                           "--no-capacity"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while len(servers_with(tag)) < 2 and time.time() < deadline:
-        time.sleep(0.05)
+    # Both servers up and answering: the agreement pass is under way.
+    wait_for_marks(p, marks, "answered", 2)
     assert len(servers_with(tag)) >= 2
-    time.sleep(0.5)
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130, err
@@ -209,13 +221,14 @@ def test_interrupt_leaves_no_server_behind(perfgate_bin, requests_file, tmp_path
 
 def test_interrupt_mid_window_does_not_wait_for_the_window_to_end(perfgate_bin, requests_file, tmp_path, tag):
     # 120 s windows: Ctrl-C must end the load at once, not after the window.
-    p = subprocess.Popen([perfgate_bin, "parity", "--serve-a", serve(tag), "--serve-b", serve(tag), "--requests",
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    server = serve(tag, "--mark-dir", str(marks))
+    p = subprocess.Popen([perfgate_bin, "parity", "--serve-a", server, "--serve-b", server, "--requests",
                           str(requests_file), "--out", str(tmp_path / "out"), "--rounds", "2", "--window-s", "120",
                           "--warmup-s", "0", "--no-capacity"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while len(servers_with(tag)) < 2 and time.time() < deadline:
-        time.sleep(0.05)
-    time.sleep(3)  # the agreement pass is over and the first window under way
+    # The agreement pass is over and the first window under way: a server answered the load generator.
+    wait_for_marks(p, marks, "loaded", 1)
     sent = time.time()
     p.send_signal(signal.SIGINT)
     _, err = p.communicate(timeout=60)

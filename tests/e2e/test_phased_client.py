@@ -175,10 +175,13 @@ def test_ctrl_c_mid_phase_is_130_and_leaves_nothing(perfgate_bin, tmp_path):
     p = subprocess.Popen([perfgate_bin, "run", "phased_echo", "--catalog", str(cat), "--profile", "quick",
                           "--baseline", "none", "--quiet", "--json", str(tmp_path / "r.json")],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    in_big = lambda: any("load --phase big" in l for l in echo_command_lines())
     deadline = time.time() + 60
-    while time.time() < deadline and not any("load --phase big" in l for l in echo_command_lines()):
+    while time.time() < deadline and p.poll() is None and not in_big():
         time.sleep(0.1)
-    assert p.poll() is None, p.communicate()
+    if p.poll() is not None or not in_big():
+        p.kill()
+        pytest.fail("the big phase never ran while perfgate did: " + "".join(p.communicate()))
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 130, out + err

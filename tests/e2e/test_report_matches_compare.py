@@ -1,7 +1,8 @@
 """`perfgate report A B` renders what `perfgate compare A B --json` computed: on the same two
-files both flag the same rows (scenario, variant, metric) with the same verdicts. B is A with
-AFTER's CPU and wall figures made 1.5x and BEFORE's wall figures 1.03x (inside the noise band
-for some rows, outside for others), so there are rows of both kinds."""
+files both flag the same rows (scenario, variant, metric) with the same verdicts. A is a run of
+scripted A/A samples; B is A with AFTER's CPU and wall figures made 1.5x and BEFORE's wall figures
+1.05x, beyond the noise for one (1% spread: flagged higher) and within it for two (5% spread: ~),
+so there are rows of every kind."""
 import json
 import pathlib
 import re
@@ -13,18 +14,29 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from spin_catalog import WORK, add_scenario  # noqa: E402
 
 
+def aa_script(path):
+    """Scripted A/A samples of one and two (run/sample_script.hpp): A is then the same file on every
+    machine. two's wall time spreads 5% where one's spreads 1%."""
+    def variant(wall_spread):
+        return {"cpu_ms": {"median": 20, "spread": 0.01}, "user_ms": {"median": 19, "spread": 0.01},
+                "wall_ms": {"median": 21, "spread": wall_spread}}
+    path.write_text(json.dumps({"scenarios": {name: {"before": variant(spread), "after": variant(spread)}
+                                              for name, spread in (("one", 0.01), ("two", 0.05))}}))
+    return path
+
+
 @pytest.fixture(scope="module")
 def runs(perfgate, burn, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("agree")
     for name in ("one", "two"):
         add_scenario(tmp / "catalog", burn, name, policy="no-regress", before=WORK // 16, after=WORK // 16, rounds=6)
     r = perfgate("run", "--catalog", tmp / "catalog", "--baseline", "none", "--seed", "5", "--json", tmp / "a.json",
-                 "-q")
-    assert r.returncode in (0, 1), r.stdout + r.stderr
+                 "-q", "--debug-samples", aa_script(tmp / "aa.json"))
+    assert r.returncode == 0, r.stdout + r.stderr
     doc = json.loads((tmp / "a.json").read_text())
     for s in doc["scenarios"]:
         for x in s["samples"]:
-            factor = {"after": 1.5, "before": 1.03}.get(x["variant"], 1.0)
+            factor = {"after": 1.5, "before": 1.05}.get(x["variant"], 1.0)
             for m in ("cpu_ms", "wall_ms", "user_ms"):
                 if m in x["metrics"] and (x["variant"] == "after" or m == "wall_ms"):
                     x["metrics"][m]["value"] *= factor
@@ -62,7 +74,10 @@ def test_report_flags_exactly_the_rows_compare_flags(perfgate, runs):
     assert r.returncode == 0, r.stdout + r.stderr
     from_compare = flagged_by_compare(json.loads((runs / "diff.json").read_text()))
     from_report = flagged_by_report((runs / "out" / "comparison.md").read_text())
-    assert ("one", "after", "cpu_ms") in from_compare  # the test has something to agree on
+    # The test has rows of every kind to agree on: judged, moved beyond the noise, and not.
+    assert from_compare[("one", "after", "cpu_ms")] == "worse"
+    assert from_compare[("one", "before", "wall_ms")] == "higher"
+    assert ("two", "before", "wall_ms") not in from_compare
     assert from_report == from_compare
     # and every row compare computed is a row of the report, flagged or not
     rows = json.loads((runs / "diff.json").read_text())["rows"]

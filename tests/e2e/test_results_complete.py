@@ -41,16 +41,19 @@ def killed_after_first_scenario(catalog, out):
     p = subprocess.Popen([str(PERFGATE), "run", "--catalog", str(catalog), "--shard", "1/1", "--baseline", "none",
                           "--seed", "3", "--json", str(out), "-q"], stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
-    deadline = time.time() + 120
-    while time.time() < deadline:
+    def scenarios_written():
         try:
-            if len(json.loads(out.read_text())["scenarios"]) >= 1:
-                break
+            return len(json.loads(out.read_text())["scenarios"])
         except (OSError, ValueError, KeyError):
-            pass
+            return 0
+
+    deadline = time.time() + 120
+    while time.time() < deadline and p.poll() is None and scenarios_written() < 1:
         time.sleep(0.05)
+    reached = scenarios_written() >= 1 and p.poll() is None
     os.killpg(p.pid, signal.SIGKILL)
     p.wait()
+    assert reached, "the run never wrote its first scenario, or ended before it was killed"
     return json.loads(out.read_text())
 
 

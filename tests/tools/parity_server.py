@@ -11,11 +11,15 @@ from a deterministic library, and can be told to misbehave the ways parity must 
   --linger-ms X     a background thread keeps a core busy until X ms after the latest answer
                     (work that outlives its requests, as a server that finishes what timed-out
                     clients gave up on: the capacity sweep must wait it out between steps)
+  --mark-dir DIR    how far a run got, for a test to wait on: DIR/answered-PID once the server
+                    has answered a request, DIR/loaded-PID once it has answered perfgate's load
+                    generator (User-Agent perfgate-load: a timed window or a capacity step)
 Prints {"listen": "127.0.0.1:PORT"} once listening (--port 0) or listens on --port.
 """
 import argparse
 import itertools
 import json
+import os
 import signal
 import sys
 import time
@@ -65,6 +69,7 @@ def main():
     ap.add_argument("--burn-ms", type=float, default=50)
     ap.add_argument("--linger-ms", type=float, default=0)
     ap.add_argument("--tag", default="", help="ignored: lets a test find its own servers")
+    ap.add_argument("--mark-dir", default="")
     opts = ap.parse_args()
     counter = itertools.count(1)
     lock = threading.Lock()
@@ -81,6 +86,14 @@ def main():
 
     if opts.linger_ms > 0:
         threading.Thread(target=linger, daemon=True).start()
+
+    marked = set()
+
+    def mark(what):
+        if what not in marked:
+            marked.add(what)
+            with open(os.path.join(opts.mark_dir, f"{what}-{os.getpid()}"), "w"):
+                pass
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -113,6 +126,10 @@ def main():
             self.send_header("X-Perfgate-Statements", "1")
             self.end_headers()
             self.wfile.write(data)
+            if opts.mark_dir:
+                mark("answered")
+                if self.headers.get("User-Agent") == "perfgate-load":
+                    mark("loaded")
             if opts.linger_ms > 0:
                 linger_until[0] = time.monotonic() + opts.linger_ms / 1000
 
