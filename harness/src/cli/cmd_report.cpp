@@ -1,6 +1,6 @@
 // `perfgate report`: the Python report package (reports/perfgate_report) renders a results file;
 // with two files it renders the comparison `perfgate compare A B` computes (gate/run_diff), so
-// the two commands flag the same rows.
+// the two commands print the same rows, p-values and verdicts.
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -110,10 +110,13 @@ void add_report_command(CLI::App& app) {
     }
     TempDir tmp("perfgate-report-");
     if (docs.size() == 2) {
-      // compare's defaults: the same rows, the same Holm family, the same verdicts.
-      const auto diff = gate::diff_runs(docs[0], docs[1], gate::DiffOptions{});
+      // compare's defaults: the same rows, the same Holm family, the same p-values and verdicts;
+      // the report computes none of them, and says at which level and band they were decided.
+      const gate::DiffOptions options;
+      auto diff = gate::to_json(gate::diff_runs(docs[0], docs[1], options));
+      diff["options"] = {{"alpha", options.alpha}, {"noise", options.noise}};
       const auto diff_file = tmp.path() / "compare.json";
-      write_file_atomic(diff_file, gate::to_json(diff).dump() + "\n");
+      write_file_atomic(diff_file, diff.dump() + "\n");
       args.push_back("--diff");
       args.push_back(diff_file.string());
     }
