@@ -44,7 +44,9 @@ def section(sc: ScenarioView, plots: list[Plot], out_dir: Path) -> str:
         if k.ci and k.ci[0] is not None:
             ci = f", ratio {fmt.ratio_text(k.ratio)} {fmt.interval(k.ci[0], k.ci[1], fmt.ratio_text)}"
         elif k.ratio is not None:
-            ci = f", ratio {fmt.ratio_text(k.ratio)} (of the medians: no comparison recorded)"
+            ci = f", ratio {fmt.ratio_text(k.ratio)}"
+        else:
+            ci = " (no comparison recorded: no ratio)"
         verdict = f": **{with_resolution(k.verdict, sc.comparison('after', k.metric, 'before'))}**" if k.verdict else ""
         writeup = f" Write-up: {anchor_text(sc, False)}." if sc.anchors() else ""
         lines += [f"**Result.** `{k.metric}` {key_text(sc)}{ci}{verdict}.{writeup}", ""]
@@ -127,7 +129,9 @@ def _measurements(sc: ScenarioView) -> list[str]:
 
 
 def _series_table(sc: ScenarioView) -> list[str]:
-    from . import stats
+    """A program's own series (one figure per page, request, …) as the plots draw it: its
+    quantiles, which no summary of the harness holds (it summarises samples, not series)."""
+    import numpy as np
 
     names = sc.series_names()
     rows = []
@@ -138,11 +142,9 @@ def _series_table(sc: ScenarioView) -> list[str]:
             if not vals or (isinstance(ser, dict) and isinstance(ser.get("x"), list)):
                 continue
             unit = ser.get("unit", "") if isinstance(ser, dict) else ""
-            rows.append(
-                f"| {name} | {v} | {len(vals)} | {fmt.quantity(stats.percentile(vals, 50), unit)} | "
-                f"{fmt.quantity(stats.percentile(vals, 90), unit)} | {fmt.quantity(stats.percentile(vals, 99), unit)} | "
-                f"{fmt.quantity(max(vals), unit)} |"
-            )
+            p50, p90, p99 = (float(q) for q in np.percentile(vals, [50, 90, 99]))
+            rows.append(f"| {name} | {v} | {len(vals)} | {fmt.quantity(p50, unit)} | {fmt.quantity(p90, unit)} | "
+                        f"{fmt.quantity(p99, unit)} | {fmt.quantity(max(vals), unit)} |")
     if not rows:
         return []
     return ["### Distributions", "",
