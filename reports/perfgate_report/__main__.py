@@ -41,7 +41,8 @@ def parser() -> argparse.ArgumentParser:
 def missing_dependencies(plots: bool) -> list[str]:
     import importlib.util
 
-    wanted = [("numpy", "python3-numpy")] + ([("matplotlib", "python3-matplotlib")] if plots else [])
+    wanted = [("numpy", "python3-numpy"), ("jsonschema", "python3-jsonschema")]
+    wanted += [("matplotlib", "python3-matplotlib")] if plots else []
     return [f"{mod} (Debian: {pkg})" for mod, pkg in wanted if importlib.util.find_spec(mod) is None]
 
 

@@ -20,8 +20,9 @@
 namespace perfgate::cli {
 namespace {
 
-bool has_matplotlib(const std::string& python) {
-  return process::capture_stdout({python, "-c", "import matplotlib, numpy"}, std::chrono::seconds(60)).has_value();
+bool has_report_modules(const std::string& python) {
+  return process::capture_stdout({python, "-c", "import matplotlib, numpy, jsonschema"}, std::chrono::seconds(60))
+      .has_value();
 }
 
 // Runs the report package in the foreground (our process group, so Ctrl-C reaches it too) and
@@ -54,10 +55,10 @@ std::string find_python() {
   candidates.push_back("/usr/bin/python3");
   candidates.push_back("python3");
   for (const auto& c : candidates)
-    if (has_matplotlib(c)) return c;
+    if (has_report_modules(c)) return c;
   throw UsageError(
-      "no Python with matplotlib and numpy found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
-      "apt-get install python3-matplotlib python3-numpy");
+      "no Python with matplotlib, numpy and jsonschema found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
+      "apt-get install python3-matplotlib python3-numpy python3-jsonschema");
 }
 
 bool is_bisect_file(const std::string& file) {
