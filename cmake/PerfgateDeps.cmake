@@ -13,6 +13,8 @@ find_package(CLI11 QUIET CONFIG)
 perfgate_require(CLI11_FOUND "CLI11" "libcli11-dev")
 find_package(nlohmann_json 3.10 QUIET CONFIG)
 perfgate_require(nlohmann_json_FOUND "nlohmann/json" "nlohmann-json3-dev")
+find_package(valijson QUIET CONFIG)  # header-only JSON Schema validator: store/results_schema.cpp
+perfgate_require(valijson_FOUND "valijson" "libvalijson-dev")
 find_package(OpenSSL QUIET)
 perfgate_require(OPENSSL_FOUND "OpenSSL (SHA-256)" "libssl-dev")
 find_package(ZLIB QUIET)

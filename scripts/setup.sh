@@ -9,6 +9,7 @@ packages=(
   build-essential cmake pkg-config git
   libboost-dev libboost-filesystem-dev        # Boost.Process (v1), Asio, Beast
   libcli11-dev nlohmann-json3-dev             # CLI, JSON
+  libvalijson-dev                             # results files checked against docs/results.schema.json
   libxxhash-dev libssl-dev zlib1g-dev         # digests, gzip
   libpq-dev postgresql                        # PostgreSQL scenarios: libpq + a server to run throwaway clusters
   libsqlite3-dev sqlite3                      # SQLite scenarios and history

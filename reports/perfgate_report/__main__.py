@@ -30,14 +30,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--no-plots", action="store_true", help="markdown only")
     p.add_argument("--brief", action="store_true",
                    help="one file: brief.md, sized for a PR comment (the picture, one line per scenario, the failures)")
-    p.add_argument("--alpha", type=float, default=0.05, help="comparison: significance level of the Mann-Whitney U test (default 0.05)")
-    p.add_argument("--noise", type=float, default=None,
-                   help="comparison: noise band, e.g. 0.02 for ±2%% (default: run.options.noise of B, else 0.02)")
-    p.add_argument("--seed", type=int, default=1, help="comparison: bootstrap seed (default 1)")
-    p.add_argument("--resamples", type=int, default=10_000, help="comparison: bootstrap resamples (default 10000)")
     p.add_argument("--diff", metavar="COMPARE.json",
-                   help="comparison: render the rows of `perfgate compare A B --json` instead of computing them "
-                   "(what `perfgate report A B` does, so both commands flag the same rows)")
+                   help="two files: the rows `perfgate compare A B --json` computed, with options.alpha and "
+                   "options.noise (`perfgate report A B` passes them: the report computes no statistic)")
     p.add_argument("--incomplete", action="append", default=[], metavar="TEXT",
                    help="FILE: why it cannot vouch for itself (perfgate report passes it): shown in large type")
     return p
@@ -46,7 +41,8 @@ def parser() -> argparse.ArgumentParser:
 def missing_dependencies(plots: bool) -> list[str]:
     import importlib.util
 
-    wanted = [("numpy", "python3-numpy")] + ([("matplotlib", "python3-matplotlib")] if plots else [])
+    wanted = [("numpy", "python3-numpy"), ("jsonschema", "python3-jsonschema")]
+    wanted += [("matplotlib", "python3-matplotlib")] if plots else []
     return [f"{mod} (Debian: {pkg})" for mod, pkg in wanted if importlib.util.find_spec(mod) is None]
 
 
@@ -62,8 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.results) > 2:
         print("perfgate report: give one results file, or two to compare (A B)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    if not 0 < args.alpha < 1:
-        print("perfgate report: --alpha must be between 0 and 1", file=sys.stderr)
+    if len(args.results) == 2 and not args.diff:
+        print("perfgate report: two runs are compared by `perfgate report A B`, which computes the rows "
+              "(perfgate compare's) and passes them with --diff", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         from .bisect import build_bisect, is_bisect
@@ -82,9 +79,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             from .compare import build_comparison
 
-            path = build_comparison(args.results[0], args.results[1], args.out, plots=not args.no_plots, alpha=args.alpha,
-                                    noise=args.noise, seed=args.seed, resamples=args.resamples,
-                                    diff=args.diff, incomplete=args.incomplete)
+            path = build_comparison(args.results[0], args.results[1], args.out, diff=args.diff,
+                                    plots=not args.no_plots, incomplete=args.incomplete)
     except BadInput as e:
         print(f"perfgate report: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

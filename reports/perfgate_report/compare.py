@@ -1,24 +1,20 @@
 """Two runs (A, then B): per scenario, variant and metric, the medians of A and B, the change,
 and whether it is significant -> comparison.md.
 
-`perfgate report A B` passes the rows `perfgate compare A B --json` computed (gate/run_diff.cpp:
-Mann-Whitney U Holm-corrected across the rows, bootstrap interval, noise band) as `diff`, and
-this module only renders them, so the two commands flag the same rows. Without `diff` (the
-package used on its own) it computes rows itself, as below.
-
-The two runs are independent, so the test is unpaired: Mann-Whitney U (two-sided) over the raw
-non-warm-up samples of each run, and a seeded percentile bootstrap interval for the ratio of
-medians B/A. A change is significant when p < alpha AND the whole interval lies outside the
-noise band; otherwise it is printed as `~` (benchstat's mark for "no detectable change").
+The rows are the ones `perfgate compare A B --json` computed (gate/run_diff.cpp: Mann-Whitney U
+Holm-corrected across the rows, bootstrap interval, noise band, the regression gate's
+drift-corrected rows): `perfgate report A B` passes them as `diff`, and this module only renders
+them, so both commands print the same rows, p-values and verdicts. It computes no statistic.
 """
 
 from __future__ import annotations
 
-import math
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import fmt, stats
+from . import fmt
+from .errors import BadInput
 from .markdown import with_incomplete_banner
 from .load import load_results
 from .model import RunView, ScenarioView
@@ -41,25 +37,22 @@ class Row:
     median_b: float
     ratio: float | None  # B / A
     ci: tuple[float, float] | None
-    p: float | None
-    method: str
+    p: float  # Mann-Whitney U, two-sided
+    p_adjusted: float  # Holm across every row
     significant: bool
     primary: bool
-    verdict: str | None = None  # perfgate compare's own verdict, when the row came from it
-    judged: bool = True  # a row compare's regression gate judges (a gated variant's)
+    verdict: str  # compare's: better, worse, ~
+    judged: bool  # a row compare's regression gate judges (a gated variant's)
 
     @property
     def direction(self) -> str:
-        """'better' or 'worse' for a row the gate judges, else only which way it moved ('higher',
-        'lower'): never a verdict on what nothing gates; '~' when not significant."""
-        if self.verdict == "~" or (self.verdict is None and (not self.significant or self.ratio is None)):
+        """compare's verdict for a row the gate judges ('better', 'worse'), else only which way it
+        moved ('higher', 'lower'): never a verdict on what nothing gates; '~' when not significant."""
+        if self.verdict == "~":
             return "~"
         if not self.judged:
             return "higher" if (self.ratio or 0) > 1 else "lower"
-        if self.verdict is not None:
-            return self.verdict
-        lower = self.ratio < 1
-        return "better" if lower == (self.better == "lower") else "worse"
+        return self.verdict
 
 
 @dataclass
@@ -71,77 +64,38 @@ class ScenarioComparison:
     skipped: list[str]
 
 
-def compare_runs(
-    a: RunView, b: RunView, *, alpha: float = 0.05, noise: float = 0.02, seed: int = 1, resamples: int = 10_000
-) -> list[ScenarioComparison]:
-    out = []
-    a_by = {s.name: s for s in a.scenarios}
-    b_by = {s.name: s for s in b.scenarios}
-    names = [s.name for s in a.scenarios] + [s.name for s in b.scenarios if s.name not in a_by]
-    for name in names:
-        sa, sb = a_by.get(name), b_by.get(name)
-        if sa is None or sb is None:
-            out.append(ScenarioComparison(name, sa, sb, [], []))
-            continue
-        rows, skipped = [], []
-        variants = [v for v in sb.variants if v in sa.variants]
-        metrics = [m for m in sb.metrics() if m in sa.metric_info]
-        for v in variants:
-            for m in metrics:
-                xa, xb = sa.values(v, m), sb.values(v, m)
-                if not xa or not xb:
-                    if xa or xb:
-                        skipped.append(f"{v} {m}: measured in {'A' if xa else 'B'} only")
-                    continue
-                rows.append(_row(name, v, m, sb, xa, xb, alpha, noise, seed, resamples, m == sb.primary))
-        for v in sa.variants:
-            if v not in sb.variants:
-                skipped.append(f"variant {v}: in A only")
-        for v in sb.variants:
-            if v not in sa.variants:
-                skipped.append(f"variant {v}: in B only")
-        out.append(ScenarioComparison(name, sa, sb, rows, skipped))
-    return out
+@dataclass
+class Diff:
+    """What `perfgate compare A B --json` computed, and the level and band it decided with."""
+
+    comparisons: list[ScenarioComparison]
+    gate: list[dict]  # the regression gate's rows (gate/run_diff.hpp GateRow), as compare prints them
+    rows: list[Row]
+    alpha: float
+    noise: float
 
 
-def comparisons_from_diff(a: RunView, b: RunView, diff: dict) -> list[ScenarioComparison]:
-    """The rows `perfgate compare A B --json` computed, grouped by scenario in the runs' order."""
+def read_diff(a: RunView, b: RunView, path: str | Path) -> Diff:
+    """The rows of a compare file, grouped by scenario in the runs' order."""
     try:
-        rows: dict[str, list[Row]] = {}
-        judged = {g["row"] for g in (diff.get("gate") or {}).get("rows", [])}
-        for i, r in enumerate(diff["rows"]):
-            ci = r["ci"]
-            rows.setdefault(r["scenario"], []).append(Row(
-                r["scenario"], r["variant"], r["metric"], r["unit"], r["better"], r["n_old"], r["n_new"],
-                r["old_median"], r["new_median"], r["change"],
-                (ci[0], ci[1]) if ci[0] is not None and ci[1] is not None else None,
-                r["p_adjusted"], "Holm", r["verdict"] != "~", r["gated"], r["verdict"], i in judged))
-    except (KeyError, TypeError, IndexError) as e:
-        from .errors import BadInput
-
-        raise BadInput(f"the comparison rows from perfgate compare lack a field: {e}") from e
+        diff = json.loads(Path(path).read_text(encoding="utf-8"))
+        gate = diff["gate"]["rows"]
+        judged = {g["row"] for g in gate}
+        rows = [Row(r["scenario"], r["variant"], r["metric"], r["unit"], r["better"], r["n_old"], r["n_new"],
+                    r["old_median"], r["new_median"], r["change"],
+                    (r["ci"][0], r["ci"][1]) if None not in r["ci"] else None, r["p_mann_whitney"], r["p_adjusted"],
+                    r["verdict"] != "~", r["gated"], r["verdict"], i in judged) for i, r in enumerate(diff["rows"])]
+        alpha, noise = float(diff["options"]["alpha"]), float(diff["options"]["noise"])
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise BadInput(str(path), None, f"not the rows of perfgate compare --json: {e!r}") from None
+    by_scenario: dict[str, list[Row]] = {}
+    for r in rows:
+        by_scenario.setdefault(r.scenario, []).append(r)
     a_by = {s.name: s for s in a.scenarios}
     b_by = {s.name: s for s in b.scenarios}
     names = [s.name for s in a.scenarios] + [s.name for s in b.scenarios if s.name not in a_by]
-    return [ScenarioComparison(n, a_by.get(n), b_by.get(n), rows.get(n, []), []) for n in names]
-
-
-def _row(scenario, variant, metric, sc, xa, xb, alpha, noise, seed, resamples, primary) -> Row:
-    ma, mb = stats.median(xa), stats.median(xb)
-    ratio = mb / ma if ma != 0 else (None if mb != 0 else 1.0)
-    if len(set(xa)) == 1 and len(set(xb)) == 1 and xa[0] == xb[0]:
-        p, method = 1.0, "identical"
-    else:
-        t = stats.mann_whitney_u(xa, xb)
-        p, method = t.p_value, t.method
-    ci = None
-    if ma != 0:
-        lo, hi = stats.bootstrap_ratio_of_medians(xa, xb, seed=seed, resamples=resamples)
-        ci = (lo, hi) if not (math.isnan(lo) or math.isnan(hi)) else None
-    outside = ci is not None and (ci[1] < 1 - noise or ci[0] > 1 + noise)
-    significant = p < alpha and outside
-    return Row(scenario, variant, metric, sc.unit(metric), sc.better(metric), len(xa), len(xb), ma, mb, ratio, ci, p,
-               method, significant, primary, judged=variant == "after" or sc.variants == [variant])
+    comps = [ScenarioComparison(n, a_by.get(n), b_by.get(n), by_scenario.get(n, []), []) for n in names]
+    return Diff(comps, gate, rows, alpha, noise)
 
 
 # --------------------------------------------------------------------------- markdown
@@ -165,8 +119,8 @@ def _l(load) -> str:
     return f"{load[0]:.2f}" if isinstance(load, list) and load else "—"
 
 
-def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float, noise: float, seed: int,
-           resamples: int, plots: dict, out_dir: Path, from_compare: bool = False) -> str:
+def render(a: RunView, b: RunView, diff: Diff, plots: dict, out_dir: Path) -> str:
+    comps = diff.comparisons
     fa, fb = _run_facts(a), _run_facts(b)
     lines = ["# perfgate comparison — B against A", "", "| | A | B |", "|---|---|---|"]
     lines += [f"| {k} | {fmt.cell(fa[k])} | {fmt.cell(fb[k])} |" for k in fa]
@@ -182,23 +136,14 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
             warnings.append(f"{tag} took CPU or memory from rusage, not a cgroup")
     if warnings:
         lines += ["", "**Read with care:**", ""] + [f"- {w}" for w in warnings]
-    method = [
+    lines += [
         "",
-        "Computed by `perfgate compare A B` (the same rows, the same verdicts): per scenario, variant and the "
-        "scenario's gated metric, `wall_ms` and `cpu_ms`, the median of the measured samples of each run, the change "
-        "B/A with a bootstrap 95% interval of the ratio of medians, and the two-sided Mann–Whitney U p-value "
-        f"**Holm-corrected across every row**. A change is flagged when the corrected p < {alpha:g} **and** the "
-        f"interval lies wholly outside the ±{fmt.num(noise * 100)}% noise band; otherwise `~`.",
-    ] if from_compare else [
-        "",
-        f"Per scenario, variant and metric: the median of the measured (non-warm-up) samples of each run, the change "
-        f"B/A with a {resamples:,}-resample bootstrap 95% interval of the ratio of medians (seed {seed}), and the "
-        f"two-sided Mann–Whitney U p-value of the raw samples. A change is flagged when p < {alpha:g} **and** the "
-        f"interval lies wholly outside the ±{fmt.num(noise * 100)}% noise band; otherwise `~`. The p-values are not "
-        f"corrected for the number of rows: with many rows, expect about {alpha:g} × rows false flags among "
-        f"metrics that did not change — trust the gated metric (**bold**) first.",
+        "Computed by `perfgate compare A B` (the same rows, the same p-values, the same verdicts): per scenario, "
+        "variant and the scenario's gated metric, `wall_ms` and `cpu_ms`, the median of the measured samples of each "
+        "run, the change B/A with a bootstrap 95% interval of the ratio of medians, and the two-sided Mann–Whitney U "
+        f"p-value, beside it **Holm-corrected across every row**. A change is flagged when the corrected p < {diff.alpha:g} "
+        f"**and** the interval lies wholly outside the ±{fmt.num(diff.noise * 100)}% noise band; otherwise `~`.",
     ]
-    lines += method
     # summary: primary metric per scenario and variant
     lines += ["", "## Summary", "", "| scenario | variant | key metric | A | B | change | |", "|---|---|---|--:|--:|---|---|"]
     for c in comps:
@@ -209,6 +154,7 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
             if r.primary:
                 lines.append(f"| [{c.name}](#{_anchor(c.name)}) | {r.variant} | `{r.metric}` | {_v(r, r.median_a)} | "
                              f"{_v(r, r.median_b)} | {_change(r)} | {_flag(r)} |")
+    lines += _gate(diff)
     for c in comps:
         lines += ["", f'<a id="{_anchor(c.name)}"></a>', "", f"## {c.name}", ""]
         if c.a is None or c.b is None:
@@ -222,7 +168,7 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
             for r in c.rows:
                 metric = f"**{r.metric}**" if r.primary else r.metric
                 ci = fmt.interval(r.ci[0], r.ci[1], fmt.ratio_text) if r.ci else ""
-                p = fmt.p_value(r.p) + ("" if r.method in ("exact", "normal") else f" ({r.method})")
+                p = f"{fmt.p_value(r.p)} (Holm {fmt.p_value(r.p_adjusted)})"
                 lines.append(
                     f"| {r.variant} | {metric} | {_v(r, r.median_a)} ({r.n_a}) | {_v(r, r.median_b)} ({r.n_b}) | "
                     f"{_change(r)} | {fmt.ratio_text(r.ratio)} {ci} | {p} | {_flag(r)} |"
@@ -236,6 +182,27 @@ def render(a: RunView, b: RunView, comps: list[ScenarioComparison], alpha: float
                   "(BEFORE, sweep variants), which way it moved; `~`: no significant change. Change: B relative to A "
                   "(Nx = N times better)."]
     return "\n".join(lines) + "\n"
+
+
+def _gate(diff: Diff) -> list[str]:
+    """compare's regression gate: each gated variant's change divided by its reference's."""
+    if not diff.gate:
+        return []
+    lines = ["", "## The regression gate", "",
+             "Each gated variant's change divided by its reference variant's (a drift of the machine moves both); "
+             "`(raw)`: judged on its own change. p: Mann–Whitney U of the per-round ratios, Holm-corrected over these "
+             "rows.", "", "| scenario / variant | metric | change | reference moved | judged change [95% CI] | p | verdict |",
+             "|---|---|---|---|---|---|---|"]
+    for g in diff.gate:
+        r = diff.rows[g["row"]]
+        ref = diff.rows[g["reference_row"]] if g.get("reference_row") is not None else None
+        moved = f"{ref.variant} {fmt.change(ref.ratio)}" if ref else "—"
+        ci = fmt.interval(g["ci"][0], g["ci"][1], fmt.ratio_text)
+        judged = ("" if g["drift_corrected"] else "(raw) ") + f"{fmt.ratio_text(g['change'])} {ci}"
+        verdict = f"**{g['verdict']}**" if g["verdict"] == "worse" else g["verdict"]
+        lines.append(f"| {r.scenario} / {r.variant} | {r.metric} | {fmt.change(r.ratio)} | {moved} | {judged} | "
+                     f"{fmt.p_value(g['p_mann_whitney'])} (Holm {fmt.p_value(g['p_adjusted'])}) | {verdict} |")
+    return lines
 
 
 def _anchor(name: str) -> str:
@@ -258,30 +225,11 @@ def _flag(r: Row) -> str:
 
 
 # --------------------------------------------------------------------------- entry point
-def build_comparison(
-    a_path: str | Path,
-    b_path: str | Path,
-    out_dir: str | Path | None = None,
-    *,
-    plots: bool = True,
-    alpha: float = 0.05,
-    noise: float | None = None,
-    seed: int = 1,
-    resamples: int = 10_000,
-    diff: str | Path | None = None,
-    incomplete: list[str] = (),
-) -> Path:
-    a_doc = load_results(a_path)
-    b_doc = load_results(b_path)
-    a, b = RunView(a_doc, str(a_path)), RunView(b_doc, str(b_path))
-    if diff is not None:
-        import json
-
-        band = 0.02 if noise is None else noise  # perfgate compare's default band
-        comps = comparisons_from_diff(a, b, json.loads(Path(diff).read_text(encoding="utf-8")))
-    else:
-        band = noise if noise is not None else b.noise_band
-        comps = compare_runs(a, b, alpha=alpha, noise=band, seed=seed, resamples=resamples)
+def build_comparison(a_path: str | Path, b_path: str | Path, out_dir: str | Path | None = None, *, diff: str | Path,
+                     plots: bool = True, incomplete: list[str] = ()) -> Path:
+    a = RunView(load_results(a_path), str(a_path))
+    b = RunView(load_results(b_path), str(b_path))
+    rows = read_diff(a, b, diff)
     b_path = Path(b_path)
     out = Path(out_dir) if out_dir is not None else (b_path.parent if str(b_path.parent) else Path("."))
     with staged(out, COMPARISON_FILE, owned=f"{PLOTS_DIR}/compare-*.png") as tmp:
@@ -289,10 +237,9 @@ def build_comparison(
         if plots:
             from .plots import compare_plot
 
-            for c in comps:
+            for c in rows.comparisons:
                 if c.a is not None and c.b is not None:
                     drawn[c.name] = compare_plot.make(c, tmp / PLOTS_DIR)
-        text = render(a, b, comps, alpha, band, seed, resamples, drawn, tmp, from_compare=diff is not None)
-        text = with_incomplete_banner(text, list(incomplete))
+        text = with_incomplete_banner(render(a, b, rows, drawn, tmp), list(incomplete))
         (tmp / COMPARISON_FILE).write_text(text, encoding="utf-8")
     return out / COMPARISON_FILE

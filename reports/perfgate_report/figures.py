@@ -14,7 +14,7 @@ class KeyFigure:
     after: float | None
     ratio: float | None  # AFTER / BEFORE
     ci: tuple[float | None, float | None] | None
-    ratio_source: str  # "paired" (comparisons[]) or "medians"
+    ratio_source: str  # "paired" (comparisons[]) or "none" (no comparison recorded)
     verdict: str | None  # comparison verdict, or None when there is none
 
 

@@ -217,13 +217,14 @@ def interval(lo: float | None, hi: float | None, fn=num) -> str:
 
 
 def p_value(p: float | None) -> str:
-    if p is None:
+    """Three decimals, scientific below 0.001: the twin of C++ common/number_format.cpp
+    `format_p_value` (tests/data/number_format.tsv, unit "p-value"), so the report prints the
+    p-values `perfgate compare` and the gates print."""
+    if p is None or math.isnan(p):
         return "—"
-    if p < 0.0001:
-        return "<0.0001"
-    if p < 0.001:
-        return f"{p:.4f}"
-    return f"{p:.3f}"
+    if p < 1e-15:
+        return "<1e-15"
+    return f"{p:.1e}" if p < 0.001 else f"{p:.3f}"
 
 
 def percent(x: float | None, digits: int = 1) -> str:

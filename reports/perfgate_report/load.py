@@ -1,5 +1,6 @@
-"""Reading a results file: parse, check the schema version, validate, and say clearly what is
-wrong (`results.json: scenarios[0].samples: missing`)."""
+"""Reading a results file: parse, check the schema version, validate against the schema
+(schema.py), then what a schema cannot say (names that must refer to each other), and say
+clearly what is wrong (`results.json: scenarios[0].samples: missing`)."""
 
 from __future__ import annotations
 
@@ -89,9 +90,3 @@ def _check_references(doc: dict, label: str) -> None:
                     raise BadInput(
                         label, f"{at}.comparisons[{j}].{key}", f"{json.dumps(c[key])} is not one of {at}.variants"
                     )
-        for j, a in enumerate(sc.get("anchors") or []):
-            if not isinstance(a, dict):
-                raise BadInput(label, f"{at}.anchors[{j}]", f"expected object, got {schema.json_type_name(a)}")
-            for key in ("metric", "before", "after"):
-                if key not in a:
-                    raise BadInput(label, f"{at}.anchors[{j}].{key}", "missing")

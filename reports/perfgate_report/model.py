@@ -1,9 +1,11 @@
-"""What the report needs, derived from one validated results document.
+"""What the report needs, read from one validated results document.
 
 Nothing here formats or draws: it picks the key figures (the primary metric's BEFORE and
 AFTER medians and the ratio the gates used), the raw non-warm-up values behind every plot, the
 spread of each variant, the figures that fell back to a weaker source, and what was excluded.
-Medians come from `summaries` (what the gates saw); raw values from `samples`.
+Every figure is the harness's — medians, their intervals and spreads from `summaries` (what the
+gates saw), ratios from `comparisons`; raw values from `samples` are only drawn. It computes no
+statistic: a figure the results lack is shown as missing.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ import math
 import shlex
 from typing import Any
 
-from . import stats
 from .figures import Anchor, Exclusion, Fallback, KeyFigure
 from .metrics import HARNESS_ORDER, RUSAGE_NATIVE, MetricInfo
 
@@ -105,41 +106,26 @@ class ScenarioView:
         return ordered
 
     def summary(self, variant: str, metric: str) -> dict | None:
-        """The harness's summary, or one computed here from the raw values when it is absent."""
-        s = self.raw["summaries"].get(variant, {}).get(metric)
-        if s is not None:
-            return s
-        vals = self.values(variant, metric)
-        if not vals:
-            return None
-        return {
-            "n": len(vals),
-            "median": stats.median(vals),
-            "mad": stats.mad(vals),
-            "min": min(vals),
-            "max": max(vals),
-            "p50": stats.percentile(vals, 50),
-            "p99": stats.percentile(vals, 99),
-            "computed_here": True,
-        }
+        return self.raw["summaries"].get(variant, {}).get(metric)
 
     def median(self, variant: str, metric: str) -> float | None:
         s = self.summary(variant, metric)
         return None if s is None else s.get("median")
 
     def median_interval(self, variant: str, metric: str) -> tuple[float, float, float] | None:
-        vals = self.values(variant, metric)
-        if len(vals) < 2:
+        """The harness's distribution-free interval of the median and its coverage
+        (stats::median_interval_sorted); none in files written before it was recorded."""
+        s = self.summary(variant, metric) or {}
+        if s.get("median_ci") is None or s.get("median_ci_coverage") is None:
             return None
-        return stats.median_ci(vals)
+        return s["median_ci"][0], s["median_ci"][1], s["median_ci_coverage"]
 
     def spread(self, variant: str, metric: str) -> float | None:
-        """MAD / median: the harness's summary when there is one, else from raw values."""
-        s = self.raw["summaries"].get(variant, {}).get(metric)
+        """MAD / median of the harness's summary."""
+        s = self.summary(variant, metric)
         if s is not None and s.get("mad") is not None and s.get("median"):
             return abs(s["mad"] / s["median"])
-        vals = self.values(variant, metric)
-        return stats.relative_spread(vals) if vals else None
+        return None
 
     def comparison(self, variant: str, metric: str, baseline: str | None = None) -> dict | None:
         for c in self.raw["comparisons"]:
@@ -164,8 +150,7 @@ class ScenarioView:
         if c is not None and c.get("ratio") is not None:
             ci = tuple(c["ci"]) if c.get("ci") else None
             return KeyFigure(m, self.unit(m), c.get("better") or self.better(m), before, after, c["ratio"], ci, "paired", c["verdict"])
-        ratio = after / before if before not in (None, 0) and after is not None else None
-        return KeyFigure(m, self.unit(m), self.better(m), before, after, ratio, None, "medians", c["verdict"] if c else None)
+        return KeyFigure(m, self.unit(m), self.better(m), before, after, None, None, "none", c["verdict"] if c else None)
 
     # ------------------------------------------------------------------ anchors
     def anchors(self) -> list[Anchor]:
@@ -175,9 +160,7 @@ class ScenarioView:
             ours = a.get("ours") or {}
             ob = ours.get("before", self.median(a.get("before_variant", "before"), metric))
             oa = ours.get("after", self.median(a.get("after_variant", "after"), metric))
-            oratio = ours.get("ratio")
-            if oratio is None and ob not in (None, 0) and oa is not None:
-                oratio = oa / ob
+            oratio = ours.get("ratio")  # the harness's (ScenarioRun::fill_anchors); none when not measured
             out.append(
                 Anchor(
                     label=a.get("label", ""),

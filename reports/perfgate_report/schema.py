@@ -1,55 +1,42 @@
-"""A small JSON Schema validator: the subset docs/results.schema.json uses.
+"""The results shape: docs/results.schema.json, the one description of it, checked with Debian's
+python3-jsonschema. The C++ readers check the same file (harness/src/store/results_schema.cpp,
+which embeds it at build time) and name the same first field: of every problem, the one whose
+path comes first in the schema's own order of properties (array elements by index, keys the
+schema does not list after those it does, by name), a missing key where it would stand.
 
-The report may only use Debian's matplotlib and numpy at run time, so it cannot depend on
-jsonschema. This walks the schema (type, const, enum, required, properties,
-additionalProperties, items, minItems, maxItems, anyOf, $ref to #/$defs) and reports the first
-problem as (path, message), the path written like `scenarios[0].samples[3].metrics.wall_ms`.
-
-The schema itself is a copy of docs/results.schema.json packaged beside this module
-(results.schema.json); a test keeps the two identical.
+The schema is read two folders above the package: docs/ of the source tree, share/perfgate/docs/
+of the build tree (a link to it) and of an installed perfgate.
 """
 
 from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any
 
-_TYPES = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool)
-    or (isinstance(v, float) and v.is_integer()),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "null": lambda v: v is None,
-}
+import jsonschema
+
+SCHEMA_PATH = Path(__file__).resolve().parents[2] / "docs" / "results.schema.json"
 
 
 @lru_cache(maxsize=1)
 def results_schema() -> dict:
-    text = resources.files("perfgate_report").joinpath("results.schema.json").read_text("utf-8")
-    return json.loads(text)
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    # An integer is an integer, not 3.0: the C++ readers (nlohmann's JSON) tell them apart too.
+    base = jsonschema.Draft202012Validator
+    types = base.TYPE_CHECKER.redefine("integer", lambda _, v: isinstance(v, int) and not isinstance(v, bool))
+    return jsonschema.validators.extend(base, type_checker=types)(results_schema())
 
 
 def json_type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
+    names = {type(None): "null", bool: "boolean", int: "integer", float: "number", str: "string", list: "array",
+             dict: "object"}
+    return names.get(type(value), type(value).__name__)
 
 
 def join(path: str, key: str | int) -> str:
@@ -58,83 +45,35 @@ def join(path: str, key: str | int) -> str:
     return f"{path}.{key}" if path else key
 
 
-def errors(value: Any, schema: dict | None = None, path: str = "") -> Iterator[tuple[str, str]]:
-    """Yields (path, problem) for every violation, depth first, in document order."""
-    root = results_schema() if schema is None else schema
-    yield from _check(value, root, root, path)
+def first_error(doc: Any) -> tuple[str, str] | None:
+    """(path, problem) of the first problem, the path written like `scenarios[0].samples[3].metrics.wall_ms`."""
+    found = []
+    for e in _validator().iter_errors(doc):
+        at = list(e.absolute_path)
+        if e.validator == "required":
+            found += [(at + [k], "missing") for k in e.validator_value if k not in e.instance]
+        else:
+            found.append((at, e.message))
+    if not found:
+        return None
+    at, problem = min(found, key=lambda f: _order(f[0]))
+    text = ""
+    for part in at:
+        text = join(text, part)
+    return text or "(document)", problem
 
 
-def first_error(value: Any, schema: dict | None = None) -> tuple[str, str] | None:
-    return next(errors(value, schema), None)
-
-
-def _resolve(schema: dict, root: dict) -> dict:
-    while "$ref" in schema:
-        ref = schema["$ref"]
-        if not ref.startswith("#/"):
-            raise ValueError(f"unsupported $ref {ref}")
-        node: Any = root
-        for part in ref[2:].split("/"):
-            node = node[part]
-        schema = node
-    return schema
-
-
-def _check(value: Any, schema: dict, root: dict, path: str) -> Iterator[tuple[str, str]]:
-    schema = _resolve(schema, root)
-    here = path or "(document)"
-    if "anyOf" in schema:
-        options = schema["anyOf"]
-        if not any(next(_check(value, s, root, path), None) is None for s in options):
-            wanted = " or ".join(_describe(_resolve(s, root)) for s in options)
-            yield here, f"expected {wanted}, got {_show(value)}"
-        return
-    if "const" in schema and value != schema["const"]:
-        yield here, f"expected {json.dumps(schema['const'])}, got {_show(value)}"
-        return
-    if "enum" in schema and value not in schema["enum"]:
-        allowed = ", ".join(json.dumps(e) for e in schema["enum"])
-        yield here, f"expected one of {allowed}, got {_show(value)}"
-        return
-    if "type" in schema:
-        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
-        if not any(_TYPES[t](value) for t in types):
-            yield here, f"expected {' or '.join(types)}, got {_show(value)}"
-            return
-    if isinstance(value, dict):
-        for key in schema.get("required", []):
-            if key not in value:
-                yield join(path, key), "missing"
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
-        for key, item in value.items():
-            if key in props:
-                yield from _check(item, props[key], root, join(path, key))
-            elif isinstance(extra, dict):
-                yield from _check(item, extra, root, join(path, key))
-    if isinstance(value, list):
-        if "minItems" in schema and len(value) < schema["minItems"]:
-            yield here, f"expected at least {schema['minItems']} items, got {len(value)}"
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            yield here, f"expected at most {schema['maxItems']} items, got {len(value)}"
-        if isinstance(schema.get("items"), dict):
-            for i, item in enumerate(value):
-                yield from _check(item, schema["items"], root, join(path, i))
-
-
-def _describe(schema: dict) -> str:
-    if "type" in schema:
-        t = schema["type"]
-        return " or ".join(t) if isinstance(t, list) else t
-    if "const" in schema:
-        return json.dumps(schema["const"])
-    if "enum" in schema:
-        return "one of " + ", ".join(json.dumps(e) for e in schema["enum"])
-    return "a value of another shape"
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{json_type_name(value)} {text}"
+def _order(path: list[str | int]) -> list[tuple[int, str]]:
+    node, key = results_schema(), []
+    for part in path:
+        while "$ref" in node:  # only "#/$defs/NAME" is used
+            node = results_schema()["$defs"][node["$ref"].rsplit("/", 1)[1]]
+        if isinstance(part, int):
+            key.append((part, ""))
+            node = node.get("items", {})
+            continue
+        listed = list(node.get("properties", {}))
+        key.append((listed.index(part), "") if part in listed else (len(listed), part))
+        extra = node.get("additionalProperties")
+        node = node["properties"][part] if part in listed else extra if isinstance(extra, dict) else {}
+    return key

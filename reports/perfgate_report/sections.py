@@ -44,7 +44,9 @@ def section(sc: ScenarioView, plots: list[Plot], out_dir: Path) -> str:
         if k.ci and k.ci[0] is not None:
             ci = f", ratio {fmt.ratio_text(k.ratio)} {fmt.interval(k.ci[0], k.ci[1], fmt.ratio_text)}"
         elif k.ratio is not None:
-            ci = f", ratio {fmt.ratio_text(k.ratio)} (of the medians: no comparison recorded)"
+            ci = f", ratio {fmt.ratio_text(k.ratio)}"
+        else:
+            ci = " (no comparison recorded: no ratio)"
         verdict = f": **{with_resolution(k.verdict, sc.comparison('after', k.metric, 'before'))}**" if k.verdict else ""
         writeup = f" Write-up: {anchor_text(sc, False)}." if sc.anchors() else ""
         lines += [f"**Result.** `{k.metric}` {key_text(sc)}{ci}{verdict}.{writeup}", ""]
@@ -127,7 +129,9 @@ def _measurements(sc: ScenarioView) -> list[str]:
 
 
 def _series_table(sc: ScenarioView) -> list[str]:
-    from . import stats
+    """A program's own series (one figure per page, request, …) as the plots draw it: its
+    quantiles, which no summary of the harness holds (it summarises samples, not series)."""
+    import numpy as np
 
     names = sc.series_names()
     rows = []
@@ -138,11 +142,9 @@ def _series_table(sc: ScenarioView) -> list[str]:
             if not vals or (isinstance(ser, dict) and isinstance(ser.get("x"), list)):
                 continue
             unit = ser.get("unit", "") if isinstance(ser, dict) else ""
-            rows.append(
-                f"| {name} | {v} | {len(vals)} | {fmt.quantity(stats.percentile(vals, 50), unit)} | "
-                f"{fmt.quantity(stats.percentile(vals, 90), unit)} | {fmt.quantity(stats.percentile(vals, 99), unit)} | "
-                f"{fmt.quantity(max(vals), unit)} |"
-            )
+            p50, p90, p99 = (float(q) for q in np.percentile(vals, [50, 90, 99]))
+            rows.append(f"| {name} | {v} | {len(vals)} | {fmt.quantity(p50, unit)} | {fmt.quantity(p90, unit)} | "
+                        f"{fmt.quantity(p99, unit)} | {fmt.quantity(max(vals), unit)} |")
     if not rows:
         return []
     return ["### Distributions", "",
@@ -200,41 +202,22 @@ def direction(c: dict) -> str:
 
 
 def _steal(sc: ScenarioView) -> list[str]:
-    """Time the hypervisor took from the samples' CPUs (samples[].steal_ms, read from /proc/stat),
-    per variant, and how much of the wall-time variance it accounts for. Nothing for results
-    written before perfgate recorded it."""
+    """Time the hypervisor took from the samples' CPUs, per variant, as the harness summarised it
+    (scenarios[].steal: run::summarise_steal, which also defines the share of the wall variance
+    steal explains). Nothing for results written before perfgate recorded it."""
     lines = []
-    for variant in sorted({s["variant"] for s in sc.raw.get("samples", [])}):
-        rows = [s for s in sc.raw["samples"] if s["variant"] == variant and not s.get("warmup") and "steal_ms" in s]
-        if not rows:
-            continue
-        steal = [float(s["steal_ms"]) for s in rows]
-        flagged = sum(1 for s in rows if s.get("steal_flagged"))
-        wall = [s.get("metrics", {}).get("wall_ms", {}).get("value") for s in rows]
-        explained = ""
-        if all(w is not None for w in wall) and len(rows) >= 3:
-            r2 = _r_squared(steal, [float(w) for w in wall])
-            if r2 is not None:
-                explained = f"; steal explains {fmt.percent(r2, 0)} of the wall variance"
-        if not any(steal) and not flagged:
+    for variant, st in sorted((sc.raw.get("steal") or {}).items()):
+        flagged, n = st.get("flagged_samples", 0), st.get("samples", 0)
+        if not n or (not st.get("steal_ms_max") and not flagged):
             continue  # nothing lost: nothing to say
-        lines.append(f"- `{variant}`: steal mean {fmt.quantity(sum(steal) / len(steal), 'ms')}/sample (max "
-                     f"{fmt.quantity(max(steal), 'ms')}), {flagged} of {len(rows)} samples flagged (> 5% of wall lost to "
-                     f"the hypervisor){explained}")
+        share = st.get("wall_variance_explained_by_steal")
+        explained = "" if share is None else f"; steal explains {fmt.percent(share, 0)} of the wall variance"
+        lines.append(f"- `{variant}`: steal mean {fmt.quantity(st['steal_ms_mean'], 'ms')}/sample (max "
+                     f"{fmt.quantity(st['steal_ms_max'], 'ms')}), {flagged} of {n} samples flagged (> "
+                     f"{fmt.percent(st.get('flag_share', 0.05), 0)} of wall lost to the hypervisor){explained}")
     if not lines:
         return []
     return ["**Steal.**", ""] + lines + [""]
-
-
-def _r_squared(x: list[float], y: list[float]) -> float | None:
-    n = len(x)
-    mx, my = sum(x) / n, sum(y) / n
-    sxx = sum((a - mx) ** 2 for a in x)
-    syy = sum((b - my) ** 2 for b in y)
-    if sxx == 0 or syy == 0:
-        return None
-    sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
-    return sxy * sxy / (sxx * syy)
 
 
 def _gates(sc: ScenarioView) -> list[str]:

@@ -67,7 +67,21 @@ def summarize(values: list[float], unit: str, better: str, source: str) -> dict:
         "p90": float(np.percentile(a, 90)),
         "p95": float(np.percentile(a, 95)),
         "p99": float(np.percentile(a, 99)),
+        **median_interval(values),
     }
+
+
+def median_interval(values: list[float], confidence: float = 0.95) -> dict:
+    """The harness's interval of the median (stats::median_interval_sorted): order statistics
+    k and n-k+1 with the largest k covering at least `confidence`; none for one value."""
+    xs, n = sorted(values), len(values)
+    if n < 2:
+        return {}
+    cover = lambda k: 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2**n  # noqa: E731
+    k = 1
+    while k + 1 <= n // 2 and cover(k + 1) >= confidence:
+        k += 1
+    return {"median_ci": [xs[k - 1], xs[n - k]], "median_ci_coverage": cover(k)}
 
 
 def scenario(

@@ -190,9 +190,11 @@ def test_malformed_baseline_is_exit_2_and_nothing_is_overwritten(perfgate, burn,
 def test_update_from_a_malformed_results_file_is_exit_2(perfgate, tmp_path):
     base = tmp_path / "baseline.json"
     bad = tmp_path / "bad.json"
-    bad.write_text('{"schema_version": 1, "run": {"id": "x", "git": {"commit": "c"}}, "host": {}, "scenarios": []}')
+    doc = synthetic.results("x", "c", "2026-01-01T00:00:00Z", 0.5)
+    del doc["host"]["fingerprint"]
+    synthetic.write(bad, doc)
     r = perfgate("baseline", "update", bad, "--baseline", base)
-    assert r.returncode == 2 and "host.fingerprint" in r.stderr
+    assert r.returncode == 2 and f"{bad}: host.fingerprint: missing" in r.stderr, r.stderr
     assert not base.exists()
 
 

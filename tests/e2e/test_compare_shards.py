@@ -167,7 +167,7 @@ def test_merge_refuses_missing_duplicate_and_malformed_shards(perfgate, shards):
     ("run.profile", lambda d: d["run"].update(profile="full"), 'run.profile: "full" differs from the first file\'s "quick"'),
     ("run.shard.of", lambda d: d["run"]["shard"].update(of=4), "run.shard.of: 4 planned scenarios, the first file's 3"),
     ("run.shard", lambda d: d["run"].pop("shard"), "run.shard: not a shard (run --shard i/n)"),
-    ("run.against", lambda d: d["run"].update(against={"dir": "../main-tree"}), "run.against: an --against run"),
+    ("run.against", lambda d: d["run"].update(against={"dir": "../main-tree", "catalog": "../main-tree/build/share/perfgate/scenarios"}), "run.against: an --against run"),
 ])
 def test_merge_refuses_shards_of_another_plan(perfgate, shards, field, change, message):
     """Shards of one plan only (issue 23): a `full` shard with a `quick` one, a shard planned with
@@ -197,7 +197,8 @@ def test_merge_refuses_against_shards_of_different_base_commits(perfgate, shards
     tmp, _, _ = shards
     for i, commit in ((1, "a" * 40), (2, "b" * 40)):
         doc = json.loads((tmp / f"shard{i}.json").read_text())
-        doc["run"]["against"] = {"dir": "../base", "git": {"commit": commit}}
+        doc["run"]["against"] = {"dir": "../base", "catalog": "../base/build/share/perfgate/scenarios",
+                                 "git": {"commit": commit}}
         (tmp / f"against{i}.json").write_text(json.dumps(doc))
     r = perfgate("merge", tmp / "against1.json", tmp / "against2.json", "-o", tmp / "m.json")
     assert r.returncode == 2, r.stdout + r.stderr

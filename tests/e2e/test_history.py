@@ -83,12 +83,14 @@ def test_a_series_too_short_to_cut_says_so_and_failed_runs_are_marked(perfgate, 
 def test_history_malformed_inputs_are_exit_2_and_change_nothing(perfgate, tmp_path):
     good = synthetic.write(tmp_path / "good.json", synthetic.results("a", "c" * 40, "2026-01-01T00:00:00Z", 0.5))
     bad = tmp_path / "bad.json"
-    bad.write_text('{"schema_version": 1, "run": {"id": "b"}}')
+    doc = synthetic.results("b", "d" * 40, "2026-01-02T00:00:00Z", 0.5)
+    del doc["run"]["git"]["commit"]
+    synthetic.write(bad, doc)
     db = tmp_path / "history.sqlite"
     assert perfgate("history", "add", good, "--db", db).returncode == 0
     digest = hashlib.sha256(db.read_bytes()).hexdigest()
     r = perfgate("history", "add", good, bad, "--db", db)  # one bad file: none is added
-    assert r.returncode == 2 and "run.git.commit" in r.stderr
+    assert r.returncode == 2 and f"{bad}: run.git.commit: missing" in r.stderr, r.stderr
     assert hashlib.sha256(db.read_bytes()).hexdigest() == digest
     notdb = tmp_path / "notes.sqlite"
     notdb.write_text("these are my notes, not a database\n" * 100)

@@ -1,8 +1,9 @@
 """`perfgate report A B` renders what `perfgate compare A B --json` computed: on the same two
-files both flag the same rows (scenario, variant, metric) with the same verdicts. A is a run of
-scripted A/A samples; B is A with AFTER's CPU and wall figures made 1.5x and BEFORE's wall figures
-1.05x, beyond the noise for one (1% spread: flagged higher) and within it for two (5% spread: ~),
-so there are rows of every kind."""
+files both flag the same rows (scenario, variant, metric) with the same verdicts and print the
+same p-values, to the character (the report computes none of its own). A is a run of scripted
+A/A samples; B is A with AFTER's CPU and wall figures made 1.5x and BEFORE's wall figures 1.05x,
+beyond the noise for one (1% spread: flagged higher) and within it for two (5% spread: ~), so
+there are rows of every kind."""
 import json
 import pathlib
 import re
@@ -67,6 +68,35 @@ def flagged_by_report(markdown):
     return out
 
 
+def p_values_printed_by_compare(stdout):
+    """(scenario, variant, metric) -> "P (Holm Q)" of compare's tables, and of its gate's."""
+    rows, gate, metric, in_gate = {}, {}, None, False
+    for line in stdout.splitlines():
+        head = re.match(r"^(\w+) \(.*is better\)$", line)
+        if head:
+            metric = head.group(1)
+        in_gate = in_gate or line.startswith("gate:")
+        m = re.match(r"^(\S+)/(\S+)\s+(?:(\w+)\s+)?.*\bp=(\S+) \(Holm (\S+)\)", line)
+        if m:
+            key = (m.group(1), m.group(2), m.group(3) if in_gate else metric)
+            (gate if in_gate else rows)[key] = f"{m.group(4)} (Holm {m.group(5)})"
+    return rows, gate
+
+
+def p_values_printed_by_report(markdown):
+    rows, gate, scenario = {}, {}, None
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            scenario = line[3:].strip()
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if scenario == "The regression gate" and len(cells) == 7 and cells[0] not in ("scenario / variant", "---"):
+            gate[(*cells[0].split(" / "), cells[1])] = cells[5]
+        elif scenario and len(cells) == 8 and cells[0] not in ("variant", "---"):
+            rows[(scenario, cells[0], cells[1].strip("*"))] = cells[6]
+    return rows, gate
+
+
 def test_report_flags_exactly_the_rows_compare_flags(perfgate, runs):
     c = perfgate("compare", runs / "a.json", runs / "b.json", "--json", runs / "diff.json")
     assert c.returncode == 0, c.stdout + c.stderr
@@ -83,3 +113,8 @@ def test_report_flags_exactly_the_rows_compare_flags(perfgate, runs):
     rows = json.loads((runs / "diff.json").read_text())["rows"]
     md = (runs / "out" / "comparison.md").read_text()
     assert len(re.findall(r"^\| (before|after) \|", md, re.M)) == len(rows)
+    # and every p-value compare printed, of its rows and of its gate's, is printed by the report
+    printed_rows, printed_gate = p_values_printed_by_compare(c.stdout)
+    gate_rows = json.loads((runs / "diff.json").read_text())["gate"]["rows"]
+    assert len(printed_rows) == len(rows) and len(printed_gate) == len(gate_rows) > 0, c.stdout
+    assert p_values_printed_by_report(md) == (printed_rows, printed_gate)

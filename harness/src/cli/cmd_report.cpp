@@ -1,6 +1,6 @@
 // `perfgate report`: the Python report package (reports/perfgate_report) renders a results file;
 // with two files it renders the comparison `perfgate compare A B` computes (gate/run_diff), so
-// the two commands flag the same rows.
+// the two commands print the same rows, p-values and verdicts.
 #include <sys/wait.h>
 
 #include <cerrno>
@@ -21,8 +21,9 @@
 namespace perfgate::cli {
 namespace {
 
-bool has_matplotlib(const std::string& python) {
-  return process::capture_stdout({python, "-c", "import matplotlib, numpy"}, std::chrono::seconds(60)).has_value();
+bool has_report_modules(const std::string& python) {
+  return process::capture_stdout({python, "-c", "import matplotlib, numpy, jsonschema"}, std::chrono::seconds(60))
+      .has_value();
 }
 
 // Runs the report package in the foreground (our process group, so Ctrl-C reaches it too) and
@@ -55,10 +56,10 @@ std::string find_python() {
   candidates.push_back("/usr/bin/python3");
   candidates.push_back("python3");
   for (const auto& c : candidates)
-    if (has_matplotlib(c)) return c;
+    if (has_report_modules(c)) return c;
   throw UsageError(
-      "no Python with matplotlib and numpy found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
-      "apt-get install python3-matplotlib python3-numpy");
+      "no Python with matplotlib, numpy and jsonschema found (tried PERFGATE_PYTHON, /usr/bin/python3, python3): "
+      "apt-get install python3-matplotlib python3-numpy python3-jsonschema");
 }
 
 bool is_bisect_file(const std::string& file) {
@@ -111,10 +112,13 @@ void add_report_command(CLI::App& app) {
     }
     TempDir tmp("perfgate-report-");
     if (docs.size() == 2) {
-      // compare's defaults: the same rows, the same Holm family, the same verdicts.
-      const auto diff = gate::diff_runs(docs[0], docs[1], gate::DiffOptions{});
+      // compare's defaults: the same rows, the same Holm family, the same p-values and verdicts;
+      // the report computes none of them, and says at which level and band they were decided.
+      const gate::DiffOptions options;
+      auto diff = gate::to_json(gate::diff_runs(docs[0], docs[1], options));
+      diff["options"] = {{"alpha", options.alpha}, {"noise", options.noise}};
       const auto diff_file = tmp.path() / "compare.json";
-      write_file_atomic(diff_file, gate::to_json(diff).dump() + "\n");
+      write_file_atomic(diff_file, diff.dump() + "\n");
       args.push_back("--diff");
       args.push_back(diff_file.string());
     }

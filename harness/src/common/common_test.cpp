@@ -179,7 +179,8 @@ TEST(NumberFormat, GoldenTable) {
     std::getline(fields, value, '\t');
     std::getline(fields, unit, '\t');
     std::getline(fields, text);
-    EXPECT_EQ(format_quantity(std::strtod(value.c_str(), nullptr), unit == "-" ? "" : unit), text)
+    const double v = std::strtod(value.c_str(), nullptr);
+    EXPECT_EQ(unit == "p-value" ? format_p_value(v) : format_quantity(v, unit == "-" ? "" : unit), text)
         << "(" << value << ", " << unit << ")";
     ++rows;
   }

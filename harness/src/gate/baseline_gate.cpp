@@ -24,18 +24,12 @@ bool usable(double v) { return std::isfinite(v) && v > 0; }
 
 std::string num(double v) { return format_number(v); }
 
-std::string pct(double change) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%+.1f%%", (change - 1) * 100);
-  return buf;
-}
-
 std::string pval(double p) { return format_p_value(p); }
 
 std::string describe(const ShiftTest& t) {
-  if (t.rule == "exact") return pct(t.change) + ": " + t.verdict;
-  return pct(t.change) + " [" + pct(t.ci[0]) + ", " + pct(t.ci[1]) + "], p " + pval(t.p) + " (Holm " +
-         pval(t.p_adjusted) + "): " + t.verdict;
+  if (t.rule == "exact") return format_change(t.change) + ": " + t.verdict;
+  return format_change(t.change) + " [" + format_change(t.ci[0]) + ", " + format_change(t.ci[1]) + "], p " + pval(t.p) +
+         " (Holm " + pval(t.p_adjusted) + "): " + t.verdict;
 }
 
 // Toward the bad side: +x is worse whichever way the metric points.

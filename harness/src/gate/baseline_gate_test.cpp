@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 using namespace perfgate;
 
@@ -321,4 +322,20 @@ TEST(BaselineModel, SeveralMachinesOfAClassGateANewOneByTheirSpread) {
   EXPECT_EQ(w.ratio.rule, "between-machine");
   EXPECT_EQ(w.ratio.verdict, "no significant change");
   EXPECT_GT(w.ratio.ci[1] / w.ratio.ci[0], 3.0);  // says how little it knows
+}
+
+// The detail spells a change through common/number_format's format_change, the one with the
+// infinity guard: an unbounded interval end reads "+inf", never printf's "+inf%".
+TEST(BaselineGate, AnUnboundedIntervalEndReadsInf) {
+  gate::BaselineCheck c;
+  c.now = here(entry(0.5, 0.49, 0.51));
+  c.entry = c.now;
+  c.comparable = true;
+  c.ratio.rule = "between-run";
+  c.ratio.change = 1.01;
+  c.ratio.ci = {0.9, std::numeric_limits<double>::infinity()};
+  c.ratio.verdict = "no significant change";
+  const std::string detail = gate::baseline_gate(c).detail;
+  EXPECT_NE(detail.find("+1.0% [-10.0%, +inf]"), std::string::npos) << detail;
+  EXPECT_EQ(detail.find("inf%"), std::string::npos) << detail;
 }

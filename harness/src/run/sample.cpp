@@ -46,6 +46,11 @@ json summarise_steal(const std::vector<Sample>& samples, const std::string& vari
               {"flagged_samples", flagged},
               {"flag_share", kStealFlagShare}};
   if (!every_wall) return out;
+  // The one definition of "steal explains X% of the wall variance" (the report prints this figure):
+  // how much of the variance is left once each sample's steal is taken off its wall time. A ms
+  // the hypervisor takes is a ms of wall, so the slope is known to be 1; a correlation (Pearson
+  // r², which the report once computed) fits any slope and says 100% when 0.1 ms of steal merely
+  // moves with 100 ms of wall swings caused by something else — steal would explain nothing there.
   std::vector<double> wall_less_steal(n);
   for (std::size_t i = 0; i < n; ++i) wall_less_steal[i] = wall[i] - steal[i];
   const double var_wall = variance(wall);

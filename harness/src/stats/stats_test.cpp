@@ -75,6 +75,28 @@ TEST(Summary, SingleSampleAndBadInput) {
   EXPECT_THROW(ps::summarize({}), std::invalid_argument);
   EXPECT_THROW(ps::median({}), std::invalid_argument);
   EXPECT_THROW(ps::summarize({1.0, std::nan("")}), std::invalid_argument);
+  EXPECT_TRUE(std::isnan(s.median_ci[0]) && std::isnan(s.median_ci_coverage));  // one value: no interval
+}
+
+TEST(Summary, MedianIntervalFromOrderStatistics) {
+  // n = 5: only [min, max] is possible, covering 1 - 2/32 = 93.75%.
+  const ps::Summary five = ps::summarize({5, 1, 4, 2, 3});
+  EXPECT_EQ(five.median_ci, (std::array<double, 2>{1, 5}));
+  EXPECT_DOUBLE_EQ(five.median_ci_coverage, 0.9375);
+  // n = 20: the 6th and 15th values cover 95.86% (the textbook pair: 1 - 2 * 21700 / 2^20).
+  std::vector<double> twenty;
+  for (int i = 20; i >= 1; --i) twenty.push_back(i);
+  const ps::Summary s = ps::summarize(twenty);
+  EXPECT_EQ(s.median_ci, (std::array<double, 2>{6, 15}));
+  EXPECT_NEAR(s.median_ci_coverage, 1 - 2 * 21700.0 / 1048576, 1e-12);
+  // Thousands of values: the binomial terms do not underflow; the pair closes in around the median.
+  std::vector<double> many(5000);
+  for (std::size_t i = 0; i < many.size(); ++i) many[i] = static_cast<double>(i);
+  const auto iv = ps::median_interval_sorted(many);
+  EXPECT_GE(iv.coverage, 0.95);
+  EXPECT_LT(iv.coverage, 0.952);
+  EXPECT_NEAR(iv.lo, 2430, 3);
+  EXPECT_NEAR(iv.hi, 2569, 3);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -67,7 +67,26 @@ Summary summarize(const std::vector<double>& values) {
   s.p90 = perfgate::percentile_sorted(sorted, 0.90);
   s.p95 = perfgate::percentile_sorted(sorted, 0.95);
   s.p99 = perfgate::percentile_sorted(sorted, 0.99);
+  if (n > 1) {
+    const MedianInterval iv = median_interval_sorted(sorted);
+    s.median_ci = {iv.lo, iv.hi};
+    s.median_ci_coverage = iv.coverage;
+  }
   return s;
+}
+
+MedianInterval median_interval_sorted(const std::vector<double>& sorted, double confidence) {
+  require_sample(sorted, "median interval");
+  const std::size_t n = sorted.size();
+  // coverage(k) = 1 - 2 P(B < k); the binomial terms in logs, so thousands of values stay exact
+  // enough (2^-n underflows a double beyond n = 1074).
+  auto term = [n](std::size_t i) {
+    return std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
+  };
+  std::size_t k = 1;
+  double below = term(0);  // P(B < k)
+  while (k + 1 <= n / 2 && 1 - 2 * (below + term(k)) >= confidence) below += term(k++);
+  return {sorted[k - 1], sorted[n - k], 1 - 2 * below};
 }
 
 }  // namespace perfgate::stats

@@ -1,7 +1,9 @@
 // Descriptive summaries of one variant's samples.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 namespace perfgate::stats {
@@ -18,7 +20,21 @@ struct Summary {
   double p90;
   double p95;
   double p99;
+  // The median's distribution-free interval (order statistics, below) and its exact coverage;
+  // NaN when there is none (one value, or a results file written before it was recorded).
+  std::array<double, 2> median_ci{kNone, kNone};
+  double median_ci_coverage = kNone;
+
+  static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 };
+
+// [x(k), x(n-k+1)] of the sorted values with the largest k whose coverage P(k <= B <= n-k),
+// B ~ Binomial(n, 1/2), is at least `confidence` — an interval of the median that assumes no
+// distribution; when even [min, max] covers less (n < 6 at 95%), [min, max] with its coverage.
+struct MedianInterval {
+  double lo, hi, coverage;
+};
+MedianInterval median_interval_sorted(const std::vector<double>& sorted, double confidence = 0.95);
 
 // Throws std::invalid_argument on an empty sample or a non-finite value.
 Summary summarize(const std::vector<double>& values);

@@ -22,10 +22,9 @@ std::string row_verdict(const gate::RunDiff& d, const gate::DiffRow& row) {
 
 std::string interval(const std::array<double, 2>& ci) { return "[" + pct(ci[0]) + ", " + pct(ci[1]) + "]"; }
 
+// The report's comparison.md prints the same text (fmt.p_value is format_p_value's twin).
 std::string p_text(double p, double p_adjusted) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "p=%.3g (Holm %.3g)", p, p_adjusted);
-  return buf;
+  return "p=" + format_p_value(p) + " (Holm " + format_p_value(p_adjusted) + ")";
 }
 
 std::string outcome_text(const gate::RunOutcome& o) {

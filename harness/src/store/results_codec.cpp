@@ -70,8 +70,13 @@ json to_json(const model::Summaries& summaries) {
                             {"max", m.s.max},       {"p50", m.s.p50},       {"p90", m.s.p90},
                             {"p95", m.s.p95},       {"p99", m.s.p99}};
   for (const auto& [variant, metrics] : summaries)
-    for (const auto& [name, m] : metrics)
+    for (const auto& [name, m] : metrics) {
       if (m.exact) out[variant][name]["exact"] = true;
+      if (std::isfinite(m.s.median_ci_coverage)) {  // none for one value, or read from an older file
+        out[variant][name]["median_ci"] = m.s.median_ci;
+        out[variant][name]["median_ci_coverage"] = m.s.median_ci_coverage;
+      }
+    }
   return out;
 }
 
@@ -88,6 +93,8 @@ model::Summaries summaries_from_json(const json& j) {
               number_or_nan(m, "stddev"),   number_or_nan(m, "mad"),    number_or_nan(m, "min"),
               number_or_nan(m, "max"),      number_or_nan(m, "p50"),    number_or_nan(m, "p90"),
               number_or_nan(m, "p95"),      number_or_nan(m, "p99")};
+      ms.s.median_ci = interval_of(m, "median_ci");
+      ms.s.median_ci_coverage = number_or_nan(m, "median_ci_coverage");
     }
   return out;
 }

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "catalog/kinds.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "store/baseline_file.hpp"
@@ -9,6 +10,7 @@
 #include "store/junit_file.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
+#include "store/results_schema.hpp"
 #include "store/results_shape.hpp"
 
 using namespace perfgate;
@@ -250,4 +252,53 @@ TEST(Merge, OneRunKeepsItsScenariosAndSaysWhereEachCameFrom) {
   store::check_results_shape(j, "merged.json");  // what every reader checks accepts it
   EXPECT_EQ(j["scenarios"][0]["samples"], store::to_json(doc)["scenarios"][0]["samples"]);
   EXPECT_THROW(store::merge_results({{"a.json", doc}, {"b.json", doc}}, {}, {}), UsageError);  // overlapping shards
+}
+
+// docs/results.schema.json is the one description of a results file: the binary checks the file
+// as it is in the tree, and its kinds are the code's names, in the code's order.
+TEST(ResultsSchema, TheCompiledSchemaIsTheDocumentedOneAndItsKindsAreTheCodes) {
+  const auto compiled = nlohmann::json::parse(store::results_schema_text());
+  EXPECT_EQ(compiled, nlohmann::json::parse(*try_read_file(PERFGATE_RESULTS_SCHEMA_FILE)));
+  // valijson and jsonschema report a failed anyOf, oneOf or allOf differently: the schema has none.
+  for (const char* combinator : {"\"anyOf\"", "\"oneOf\"", "\"allOf\""})
+    EXPECT_EQ(std::string(store::results_schema_text()).find(combinator), std::string::npos) << combinator;
+  auto words = [](auto values) {
+    nlohmann::json out = nlohmann::json::array();
+    for (auto v : values) out.push_back(std::string(name_of(v)));
+    return out;
+  };
+  const auto& defs = compiled["$defs"];
+  for (const char* section : {"metric_value", "summary", "comparison"})
+    EXPECT_EQ(defs[section]["properties"]["better"]["enum"], words(all_values<Better>())) << section;
+  EXPECT_EQ(defs["comparison"]["properties"]["verdict"]["enum"], words(all_values<stats::Verdict>()));
+  EXPECT_EQ(defs["gate"]["properties"]["kind"]["enum"], words(all_values<model::GateKind>()));
+  EXPECT_EQ(defs["scenario"]["properties"]["kind"]["enum"], words(all_values<catalog::ScenarioKind>()));
+  EXPECT_EQ(defs["scenario"]["properties"]["policy"]["enum"], words(all_values<catalog::Policy>()));
+}
+
+// Of several problems the first in the schema's order is named (as the report's Python names
+// it: reports/perfgate_report/schema.py), said with what the schema wants and what the file has.
+TEST(ResultsSchema, TheFirstProblemInTheSchemasOrderIsNamed) {
+  const auto good =
+      nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
+  EXPECT_FALSE(store::first_schema_problem(good).has_value());
+  auto first = [](const nlohmann::json& j) {
+    const auto p = store::first_schema_problem(j);
+    return p ? p->field + ": " + p->problem : std::string("accepted");
+  };
+  auto j = good;
+  j["scenarios"][0]["comparisons"][0]["ratio"] = "1.0x";
+  EXPECT_EQ(first(j), "scenarios[0].comparisons[0].ratio: not a number or null (it is a string: \"1.0x\")");
+  j["scenarios"][0]["samples"][1]["round"] = 2.0;  // samples come before comparisons in the schema
+  EXPECT_EQ(first(j), "scenarios[0].samples[1].round: not an integer (it is a number: 2.0)");
+  j["host"]["load_after"] = {1, nullptr, 3};
+  EXPECT_EQ(first(j), "host.load_after[1]: not a number (it is null)");
+  j["host"]["load_after"] = {1, 2};
+  EXPECT_EQ(first(j), "host.load_after: must have at least 3 items (it has 2)");
+  j["host"].erase("cores");
+  EXPECT_EQ(first(j), "host.cores: missing (an integer)");
+  j["run"]["shard"] = {{"index", 0}, {"count", 2}};
+  EXPECT_EQ(first(j), "run.shard.index: must be >= 1 (it is an integer: 0)");
+  j.erase("run");
+  EXPECT_EQ(first(j), "run: missing (an object)");
 }
