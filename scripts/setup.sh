@@ -20,6 +20,7 @@ packages=(
   valgrind                                    # --measure instructions (cachegrind counts Ir)
   dovecot-imapd                               # imap_select's reference server (private instances only)
   hyperfine zstd lz4 gzip                     # scripts/vs-hyperfine.sh and ab's end-to-end tests: real programs beside hyperfine
+  chromium chromium-driver python3-selenium python3-pil  # the history site in a real browser, its screenshots (test_history_site.py)
 )
 
 missing=()

@@ -8,8 +8,9 @@
 #      (more only on a job), concurrency per PR with cancel-in-progress, timeout-minutes on every
 #      job, actions pinned to a commit, no always(), no self-hosted job without the fork guard;
 #   5. every `build/bin/perfgate SUBCOMMAND` in a `run:` script: the subcommand exists and each
-#      option is one that `perfgate SUBCOMMAND --help` lists (needs a build: PERFGATE_BIN, else
-#      build/bin/perfgate; without one this check says it was skipped and the exit is 1).
+#      option is one that `perfgate SUBCOMMAND --help` lists — of a command family such as `history`,
+#      `perfgate history add --help` (needs a build: PERFGATE_BIN, else build/bin/perfgate; without
+#      one this check says it was skipped and the exit is 1).
 # Installs what is missing: Debian packages (yamllint, shellcheck, python3-yaml; npm when there is
 # no npm) with apt-get,
 # the validator with npm into $PERFGATE_TOOLS (default ~/.cache/perfgate-tools).
@@ -125,8 +126,8 @@ with tempfile.TemporaryDirectory() as tmp:
 calls = []
 for where, body in scripts:
     joined = re.sub(r"\\\n\s*", " ", body)
-    for m in re.finditer(r"build/bin/perfgate\s+([a-z-]+)([^\n|;&]*)", joined):
-        calls.append((where, m.group(1), re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", m.group(2))))
+    for m in re.finditer(r"build/bin/perfgate\s+([a-z-]+)(?:\s+([a-z][a-z-]*)(?![^\s|;&]))?([^\n|;&]*)", joined):
+        calls.append((where, m.group(1), m.group(2), re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", m.group(3))))
 if not calls:
     problems.append("no `build/bin/perfgate ...` command in any run: script")
 elif not os.access(perfgate, os.X_OK):
@@ -136,17 +137,28 @@ else:
     top = subprocess.run([perfgate, "--help"], capture_output=True, text=True).stdout
     subcommands = set(re.findall(r"^  ([a-z][\w-]*)  ", top.split("Subcommands:", 1)[-1], re.M))
     helps = {}
-    for where, sub, flags in calls:
+
+    def help_of(*words):
+        if words not in helps:
+            helps[words] = subprocess.run([perfgate, *words, "--help"], capture_output=True, text=True).stdout
+        return helps[words]
+
+    for where, sub, word, flags in calls:
         if sub not in subcommands:
             problems.append(f"{where}: perfgate has no subcommand {sub!r} (it has: {' '.join(sorted(subcommands))})")
             continue
-        if sub not in helps:
-            helps[sub] = subprocess.run([perfgate, sub, "--help"], capture_output=True, text=True).stdout
-        known = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", helps[sub]))
+        # A command family (`perfgate history add ...`): the options are its inner subcommand's.
+        inner = set(re.findall(r"^  ([a-z][\w-]*)  ", help_of(sub).split("Subcommands:", 1)[1], re.M)) \
+            if "Subcommands:" in help_of(sub) else set()
+        if inner and word not in inner:
+            problems.append(f"{where}: perfgate {sub} has no subcommand {word!r} (it has: {' '.join(sorted(inner))})")
+            continue
+        words = (sub, word) if inner else (sub,)
+        known = set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", help_of(*words)))
         bad = [f for f in flags if f not in known]
         if bad:
-            problems.append(f"{where}: perfgate {sub} does not accept {' '.join(bad)}")
-        notes.append(f"perfgate {sub} {' '.join(flags)}")
+            problems.append(f"{where}: perfgate {' '.join(words)} does not accept {' '.join(bad)}")
+        notes.append(f"perfgate {' '.join(words)} {' '.join(flags)}")
 for n in notes:
     print("  accepted: " + n)
 for p in problems:

@@ -41,12 +41,15 @@ def test_the_example_passes_every_check_and_perfgate_accepts_its_commands():
     assert "accepted: perfgate run --profile --shard --against --catalog --lock --lock-timeout --json --junit" in r.stdout
     assert "accepted: perfgate merge -o" in r.stdout
     assert "accepted: perfgate report -o" in r.stdout
+    assert "accepted: perfgate history add --db" in r.stdout
+    assert "accepted: perfgate history publish --db -o --baseline" in r.stdout
 
 
 def _drop_fork_guard_of_shard(text):
     head, tail = text.split("  shard:\n", 1)
     return head + "  shard:\n" + tail.replace(
-        "    if: github.event.pull_request.head.repo.full_name == github.repository  # never a fork\n", "", 1)
+        "    if: github.event_name == 'push' || github.event.pull_request.head.repo.full_name == github.repository\n",
+        "", 1)
 
 
 MUTATIONS = [
@@ -58,6 +61,10 @@ MUTATIONS = [
      "perfgate run does not accept --against-tree"),
     ("subcommand", lambda t: t.replace("build/bin/perfgate merge ", "build/bin/perfgate join "),
      "perfgate has no subcommand 'join'"),
+    ("history", lambda t: t.replace("build/bin/perfgate history publish ", "build/bin/perfgate history site "),
+     "perfgate history has no subcommand 'site'"),
+    ("history-flag", lambda t: t.replace("history add out/results.json --db", "history add out/results.json --database"),
+     "perfgate history add does not accept --database"),
     ("timeout", lambda t: t.replace("    timeout-minutes: 150", "", 1), "jobs.shard: no timeout-minutes"),
     ("fork", _drop_fork_guard_of_shard, "jobs.shard: a self-hosted job without"),
     ("permissions", lambda t: t.replace("permissions:\n  contents: read", "permissions: write-all", 1),

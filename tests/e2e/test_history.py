@@ -198,7 +198,7 @@ def test_concurrent_adds_of_overlapping_files_record_every_run_once(perfgate_bin
         with sqlite3.connect(db) as c:
             counts = dict(c.execute("SELECT r.run_id, count(p.run_id) FROM perfgate_runs r "
                                     "LEFT JOIN perfgate_points p ON p.run_id = r.run_id GROUP BY r.run_id"))
-            assert c.execute("SELECT version FROM perfgate_history_schema").fetchall() == [(2,)]
+            assert c.execute("SELECT version FROM perfgate_history_schema").fetchall() == [(3,)]
         _check_each_recorded_once(outcomes, files, counts)
 
 
@@ -215,3 +215,29 @@ def test_concurrent_adds_into_postgresql_record_every_run_once(perfgate_bin, tmp
         assert rows.returncode == 0, rows.stderr
         counts = {run: int(n) for run, n in (l.split() for l in rows.stdout.split("\n") if l)}
         _check_each_recorded_once(outcomes, files, counts)
+
+
+def test_show_fits_one_host_class_and_leaves_out_against_runs(perfgate, tmp_path):
+    """Two host classes read 0.5 and 0.8 in turn: mixed, the series would step at every run."""
+    files = []
+    for i in range(12):
+        doc = synthetic.results(f"run-{i:02d}", f"c{i:02d}" + "0" * 38, f"2026-05-{i + 1:02d}T12:00:00Z",
+                                0.5 if i % 2 else 0.8)
+        doc["host"]["cpu_model"] = "CPU A" if i % 2 else "CPU B"
+        files.append(synthetic.write(tmp_path / f"r{i:02d}.json", doc))
+    against = synthetic.results("run-against", "e" * 40, "2026-05-20T12:00:00Z", 1.4)
+    against["host"]["cpu_model"] = "CPU A"
+    against["run"]["against"] = {"dir": "/elsewhere", "catalog": "/elsewhere/scenarios", "git": {"commit": "f" * 40, "dirty": False}}
+    files.append(synthetic.write(tmp_path / "against.json", against))
+    db = tmp_path / "history.sqlite"
+    assert perfgate("history", "add", *files, "--db", db).returncode == 0
+    mixed = perfgate("history", "show", "synthetic", "--db", db)
+    assert mixed.returncode == 0, mixed.stderr
+    assert "note: 2 host classes in this series" in mixed.stdout and "'CPU B x2', 'CPU A x2'" in mixed.stdout
+    assert "note: 1 run --against run(s) left out" in mixed.stdout and "eeeeeeee" not in mixed.stdout
+    one = perfgate("history", "show", "synthetic", "--db", db, "--host-class", "CPU A x2")
+    assert one.returncode == 0, one.stderr
+    assert "host class CPU A x2 · 6 runs" in one.stdout and "host classes" not in one.stdout
+    assert "change points (penalised step fit" in one.stdout and ": 0\n" in one.stdout
+    none = perfgate("history", "show", "synthetic", "--db", db, "--host-class", "CPU C x2")
+    assert none.returncode == 2 and "no run of host class 'CPU C x2'" in none.stderr

@@ -202,7 +202,7 @@ def test_a_version_1_sqlite_history_is_migrated_in_place_and_keeps_its_rows(perf
     assert show.returncode == 0, show.stdout + show.stderr
     assert "0.65" in show.stdout and show.stdout.count("cccccccc") >= 3
     with sqlite3.connect(db) as c:
-        assert c.execute("SELECT version FROM perfgate_history_schema").fetchall() == [(2,)]
+        assert c.execute("SELECT version FROM perfgate_history_schema").fetchall() == [(3,)]
         assert c.execute("SELECT count(*) FROM perfgate_runs").fetchone() == (3,)
         assert c.execute("SELECT count(*) FROM perfgate_points").fetchone() == (6,)
         cols = {row[1] for row in c.execute("PRAGMA table_info(perfgate_runs)")}
@@ -257,7 +257,7 @@ def test_a_version_1_postgresql_history_is_migrated_and_feeds_a_baseline(perfgat
     files = fleet(tmp_path)
     r = perfgate("history", "add", *files, "--db", postgres)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert _psql(postgres, "SELECT version FROM perfgate_history_schema") == "2"
+    assert _psql(postgres, "SELECT version FROM perfgate_history_schema") == "3"
     assert _psql(postgres, "SELECT count(*) FROM perfgate_runs") == str(len(files) + 1)
     assert _psql(postgres, "SELECT cpu_model IS NULL FROM perfgate_runs WHERE run_id = 'v1-0'") == "t"
     baseline = tmp_path / "baseline.json"

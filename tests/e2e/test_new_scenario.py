@@ -21,7 +21,7 @@ from conftest import BUILD  # noqa: E402
 from liar_catalog import THREAT_CLASSES  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TOP = ["CMakeLists.txt", "cmake", "harness", "fixtures", "seeders", "tests", "reports", "baseline.json"]
+TOP = ["CMakeLists.txt", "cmake", "docs", "harness", "fixtures", "seeders", "tests", "reports", "baseline.json"]
 
 
 def sh(*cmd, cwd=None, env=None, timeout=300):

@@ -1,9 +1,11 @@
-// `perfgate history add|show`: every run's figures in SQLite or PostgreSQL, and the series of
-// one scenario's metric with its change points (store/history_db.hpp, stats/change_points.hpp).
+// `perfgate history add|show|publish`: every run's figures in SQLite or PostgreSQL, the series of
+// one scenario's metric with its change points (store/history_db.hpp, stats/change_points.hpp),
+// and every series as a static site (suite/history_publish.hpp).
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
+#include "suite/history_publish.hpp"
 #include "suite/history_view.hpp"
 
 namespace perfgate::cli {
@@ -22,28 +24,44 @@ void add_history_command(CLI::App& app) {
   auto scenario = std::make_shared<std::string>(), metric = std::make_shared<std::string>();
   auto profile = std::make_shared<std::string>(), variant = std::make_shared<std::string>("after");
   auto median = std::make_shared<bool>(false);
-  auto fit = std::make_shared<stats::StepFitOptions>();
-  auto min_step = std::make_shared<double>(5.0);
+  auto steps = std::make_shared<suite::StepSettings>();
   auto json_out = std::make_shared<std::string>();
+  auto host_class = std::make_shared<std::optional<std::string>>();
   auto* show = cmd->add_subcommand(
-      "show", "Print a scenario's series and flag its change points (penalised step fit, docs/history.md)");
+      "show",
+      "Print a scenario's series and flag its change points (penalised step fit, docs/history.md); --profile "
+      "defaults to the only one recorded, else quick");
   show->add_option("scenario", *scenario, "Scenario name")->required();
   show->add_option("metric", *metric, "Metric (default: the scenario's gated metric)");
   flags::history_db(show, *db);
-  flags::profile(show, *profile);  // default: the only one recorded, else quick
+  flags::profile(show, *profile);
   show->add_option("--variant", *variant, "Variant whose ratio (or median) to show (default after)");
   show->add_flag("--median", *median, "The variant's median instead of its ratio to its baseline");
-  show->add_option("--penalty", fit->penalty, "Penalty multiplier: beta = PENALTY · σ² · ln n (default 2)")
-      ->check(CLI::PositiveNumber);
-  show->add_option("--min-segment", fit->min_segment, "Fewest runs between change points (default 2)")
-      ->check(CLI::Range(1, 100000));
-  show->add_option("--min-step", *min_step, "Smallest step reported, percent (default 5)")
-      ->check(CLI::Range(0.0, 1000.0));
+  flags::step_fit(show, steps->fit, steps->min_step_pct);
   flags::json_file(show, *json_out);  // the series and its change points, for plots
+  show->add_option_function<std::string>(
+      "--host-class", [host_class](const std::string& c) { *host_class = c; },
+      "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
   show->callback([=] {
-    suite::HistoryQuery q{*db, *scenario, *metric, *profile, *variant, *median, *fit, *min_step, *json_out};
+    suite::HistoryQuery q{*db,          *scenario,          *metric,   *profile,  *variant,
+                          *median,      steps->fit, steps->min_step_pct, *json_out, *host_class};
     suite::show_history(std::cout, q);
   });
+
+  auto site = std::make_shared<suite::PublishRequest>();
+  auto* publish = cmd->add_subcommand(
+      "publish",
+      "Write every series as a static site: plots, change points, regressions (docs/history.md); -o DIR is\n"
+      "replaced whole: open DIR/index.html");
+  flags::out_dir(publish, site->out_dir, true);
+  publish->get_option("--out")->required();
+  flags::history_db(publish, site->db);
+  flags::baseline_file(publish, site->baseline);  // whose accepted band each series shows
+  flags::step_fit(publish, site->steps.fit, site->steps.min_step_pct);
+  publish
+      ->add_option("--bisect-build", site->bisect_build, "The build command in the regressions' perfgate bisect lines")
+      ->capture_default_str();
+  publish->callback([=] { suite::publish_history(std::cout, *site); });
 }
 
 }  // namespace perfgate::cli

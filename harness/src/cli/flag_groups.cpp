@@ -190,6 +190,15 @@ void history_db(CLI::App* cmd, std::string& db) {
                          "$PERFGATE_HISTORY_DB or .perfgate/history.sqlite)"));
 }
 
+void step_fit(CLI::App* cmd, stats::StepFitOptions& fit, double& min_step_pct) {
+  shared(cmd->add_option("--penalty", fit.penalty, "Penalty multiplier: beta = PENALTY · σ² · ln n (default 2)")
+             ->check(CLI::PositiveNumber));
+  shared(cmd->add_option("--min-segment", fit.min_segment, "Fewest runs between change points (default 2)")
+             ->check(CLI::Range(1, 100000)));
+  shared(cmd->add_option("--min-step", min_step_pct, "Smallest step reported, percent (default 5)")
+             ->check(CLI::Range(0.0, 1000.0)));
+}
+
 void dry_run(CLI::App* cmd, bool& dry) {
   shared(cmd->add_flag("--dry-run", dry, "Say what would change, write nothing"));
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "plan/options.hpp"
+#include "stats/change_points.hpp"
 
 namespace perfgate::cli::flags {
 
@@ -52,6 +53,9 @@ void shell(CLI::App* cmd, std::string& shell);
 void scenario(CLI::App* cmd, std::string& name);                 // --scenario NAME
 void scenarios(CLI::App* cmd, std::vector<std::string>& names);  // --scenario NAME (repeatable)
 void history_db(CLI::App* cmd, std::string& db);                 // --db
+// --penalty, --min-segment, --min-step: how a history series is cut into steps (history show,
+// history publish).
+void step_fit(CLI::App* cmd, stats::StepFitOptions& fit, double& min_step_pct);
 void dry_run(CLI::App* cmd, bool& dry);                          // --dry-run
 // --debug-samples FILE (hidden from --help, like hyperfine's --debug-mode): samples from a
 // script instead of programs, for tests of the deciding logic; recorded in the results, which

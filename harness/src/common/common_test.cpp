@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/json_fields.hpp"
 #include "common/number_format.hpp"
 
@@ -185,4 +186,31 @@ TEST(NumberFormat, GoldenTable) {
     ++rows;
   }
   EXPECT_GE(rows, 40);
+}
+
+// A staged folder replaces the old one whole on commit, and leaves it alone when dropped.
+TEST(StagedDir, ReplacesWholeOrNotAtAll) {
+  perfgate::TempDir tmp("perfgate-test-");
+  const auto dir = tmp.path() / "site";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "old.html") << "old";
+  {
+    perfgate::StagedDir dropped(dir);
+    std::ofstream(dropped.path() / "new.html") << "new";
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "old.html"));
+  {
+    perfgate::StagedDir staged(dir);
+    std::ofstream(staged.path() / "new.html") << "new";
+    staged.commit();
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "old.html"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "new.html"));
+  std::size_t entries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(tmp.path()))
+    entries += e.path().filename() == "site" ? 0 : 1;
+  EXPECT_EQ(entries, 0u);  // no staged folder left beside it
+  perfgate::StagedDir fresh(tmp.path() / "new-site");
+  fresh.commit();
+  EXPECT_TRUE(std::filesystem::is_directory(tmp.path() / "new-site"));
 }

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -42,6 +43,35 @@ fs::path TempDir::subdir(const std::string& name) const {
   fs::remove_all(p, ec);
   fs::create_directories(p);
   return p;
+}
+
+StagedDir::StagedDir(const fs::path& dir) : dir_(fs::absolute(dir).lexically_normal()) {
+  if (dir_.filename().empty()) dir_ = dir_.parent_path();  // "out/" names "out"
+  fs::create_directories(dir_.parent_path());
+  std::string tmpl = (dir_.parent_path() / ("." + dir_.filename().string() + ".staged-XXXXXX")).string();
+  if (!mkdtemp(tmpl.data()))
+    throw RunError("cannot create a folder beside " + dir_.string() + ": " + std::strerror(errno));
+  ::chmod(tmpl.c_str(), 0755);  // mkdtemp makes it 0700; a published folder is read by others
+  staged_ = tmpl;
+}
+
+StagedDir::~StagedDir() {
+  std::error_code ec;
+  if (!committed_) fs::remove_all(staged_, ec);
+}
+
+void StagedDir::commit() {
+  if (::rename(staged_.c_str(), dir_.c_str()) != 0) {
+    // rename(2) replaces only an empty folder: swap the two, then remove the old one (now at
+    // the staged path).
+    if (errno != ENOTEMPTY && errno != EEXIST)
+      throw RunError("cannot move " + staged_.string() + " to " + dir_.string() + ": " + std::strerror(errno));
+    if (::renameat2(AT_FDCWD, staged_.c_str(), AT_FDCWD, dir_.c_str(), RENAME_EXCHANGE) != 0)
+      throw RunError("cannot replace " + dir_.string() + " with " + staged_.string() + ": " + std::strerror(errno));
+  }
+  committed_ = true;
+  std::error_code ec;
+  fs::remove_all(staged_, ec);
 }
 
 void write_file_atomic(const fs::path& path, const std::string& content) {

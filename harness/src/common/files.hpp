@@ -31,6 +31,25 @@ class TempDir {
 // Every TempDir prefix the harness uses (the reaper looks for these).
 const std::vector<std::string>& temp_dir_prefixes();
 
+// A folder written whole or not at all. Everything is written into a fresh sibling of `dir`
+// (.NAME.staged-XXXXXX, on the same file system), and commit() puts it in `dir`'s place in one
+// rename: renameat2(RENAME_EXCHANGE) when `dir` exists, so a reader sees the old folder or the
+// new one, never a mix or nothing; the old one is then removed. Destroyed uncommitted, the
+// sibling is removed and `dir` is untouched.
+class StagedDir {
+ public:
+  explicit StagedDir(const fs::path& dir);
+  ~StagedDir();
+  StagedDir(const StagedDir&) = delete;
+  StagedDir& operator=(const StagedDir&) = delete;
+  const fs::path& path() const { return staged_; }  // write here
+  void commit();
+
+ private:
+  fs::path dir_, staged_;
+  bool committed_ = false;
+};
+
 // Write `content` to `path` atomically: a temporary file in the same folder, fsync, rename.
 void write_file_atomic(const fs::path& path, const std::string& content);
 

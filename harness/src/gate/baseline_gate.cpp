@@ -144,6 +144,7 @@ std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model
     // A count moved or it did not: a decision, not a test, so it takes no share of the Holm family.
     t.p = t.p_adjusted = bad(x - ref, now.better) > band ? 0.0 : 1.0;
     t.verdict = t.p == 0 ? "worse" : bad(x - ref, now.better) < -band ? "better" : "no significant change";
+    t.accepted = {std::exp(ref - band), std::exp(ref + band)};
     t.why = "exact: " + std::to_string(same_cores.size()) + " accepted run(s) on " +
             std::to_string(now.as_run().cores) + " cores, any CPU model (a count of the work)" + stale_note;
     return t;
@@ -166,6 +167,13 @@ std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model
   t.p = spread->scale > 0 ? boost::math::cdf(boost::math::complement(dist, beyond / spread->scale))
                           : (beyond > 0 ? 0.0 : 1.0);
   t.why = spread->why + " on ln ratio" + stale_note;
+  // Worse beyond band + t(1 − α)·scale on the bad side (the one-sided test above); better only
+  // with the whole prediction interval beyond the band on the good side (check_against_baseline).
+  const double worse_edge = band + boost::math::quantile(dist, 1 - o.alpha) * spread->scale;
+  const double better_edge = band + q * spread->scale;
+  t.accepted = now.better == Better::Higher
+                   ? std::array<double, 2>{std::exp(spread->mean - worse_edge), std::exp(spread->mean + better_edge)}
+                   : std::array<double, 2>{std::exp(spread->mean - better_edge), std::exp(spread->mean + worse_edge)};
   return t;  // verdict after Holm
 }
 

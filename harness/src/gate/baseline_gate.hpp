@@ -48,6 +48,9 @@ struct ShiftTest {
   int accepted_runs = 0;                          // runs behind the reference (on this host class for between-run)
   double between_sd = 0;                          // sd of the accepted ln ratios (between-run)
   std::string why;                                // which rule and why that one, for people
+  // The ratios this rule passes ("no significant change") at α before Holm's correction: the
+  // accepted band `history publish` draws. Ratio rules only.
+  std::array<double, 2> accepted{0, 0};
 };
 
 struct BaselineCheck {

@@ -339,3 +339,27 @@ TEST(BaselineGate, AnUnboundedIntervalEndReadsInf) {
   EXPECT_NE(detail.find("+1.0% [-10.0%, +inf]"), std::string::npos) << detail;
   EXPECT_EQ(detail.find("inf%"), std::string::npos) << detail;
 }
+
+// The accepted band (`history publish` draws it) is where the rule's verdicts change: a run alone
+// in its family just inside either edge is no change, just outside it worse or better.
+TEST(BaselineModel, TheAcceptedBandIsWhereTheVerdictChanges) {
+  auto base = on(entry(0.30, 0.29, 0.31));
+  base.runs = {accepted(0.276), accepted(0.290), accepted(0.296), accepted(0.305), accepted(0.336)};
+  for (Better better : {Better::Lower, Better::Higher}) {
+    base.better = better;
+    auto probe = [&](double ratio) {
+      auto now = on(entry(ratio, ratio * 0.99, ratio * 1.01));
+      now.better = better;
+      return check_one(now, base).ratio;
+    };
+    const auto band = probe(0.30).accepted;
+    ASSERT_LT(band[0], 0.30);
+    ASSERT_GT(band[1], 0.30);
+    const std::string low = better == Better::Lower ? "better" : "worse";
+    const std::string high = better == Better::Lower ? "worse" : "better";
+    EXPECT_EQ(probe(band[0] * 1.001).verdict, "no significant change");
+    EXPECT_EQ(probe(band[0] * 0.999).verdict, low);
+    EXPECT_EQ(probe(band[1] * 0.999).verdict, "no significant change");
+    EXPECT_EQ(probe(band[1] * 1.001).verdict, high);
+  }
+}

@@ -21,9 +21,15 @@ using history::Value;
 
 const char* kSeries =
     "SELECT r.run_id, r.started_at, r.commit_sha, r.host_fingerprint, r.dirty, p.value, p.ci_lo, p.ci_hi, p.n, "
-    "p.unit, p.better, p.verdict, r.exit_code FROM perfgate_points p JOIN perfgate_runs r ON r.run_id = p.run_id "
+    "p.unit, p.better, p.verdict, r.exit_code, r.cpu_model, r.cores, r.branch, p.fingerprint, p.exact, "
+    "p.reproduce, r.reproduce, r.results_path, r.source_file, p.baseline, r.against "
+    "FROM perfgate_points p JOIN perfgate_runs r ON r.run_id = p.run_id "
     "WHERE p.scenario = ?1 AND p.profile = ?2 AND p.kind = ?3 AND p.variant = ?4 AND p.metric = ?5 "
     "ORDER BY r.started_at, r.run_id";
+
+const char* kGatedSeries =
+    "SELECT DISTINCT scenario, profile, variant, metric FROM perfgate_points WHERE gated = 1 AND kind = 'ratio' "
+    "ORDER BY scenario, profile, variant, metric";
 
 const char* kKnown =
     "SELECT DISTINCT profile, metric FROM perfgate_points WHERE scenario = ?1 AND kind = ?2 ORDER BY profile, metric";
@@ -70,8 +76,30 @@ class History : public HistoryDb {
       p.better = from_name<Better>(r[10].value_or("")).value_or(Better::Lower);
       p.verdict = r[11].value_or("");
       p.exit_code = r[12] ? std::stoi(*r[12]) : 0;
+      p.cpu_model = r[13];
+      p.cores = r[14] ? std::stoi(*r[14]) : 0;
+      if (p.cpu_model) {
+        model::AcceptedRun host;
+        host.cpu_model = *p.cpu_model;
+        host.cores = p.cores;
+        p.host_class = host.host_class();
+      }
+      p.branch = r[15];
+      p.fingerprint = r[16].value_or("");
+      if (r[17]) p.exact = *r[17] == "1";
+      p.reproduce = r[18] ? r[18] : r[19];
+      p.results_path = r[20] ? *r[20] : r[21].value_or("");
+      p.baseline = r[22].value_or("");
+      p.against = r[23].value_or("0") == "1";
       out.push_back(std::move(p));
     }
+    return out;
+  }
+
+  std::vector<SeriesQuery> gated_series() override {
+    std::vector<SeriesQuery> out;
+    for (const auto& r : sql_->query(kGatedSeries))
+      out.push_back({r[0].value_or(""), r[1].value_or(""), "ratio", r[2].value_or(""), r[3].value_or("")});
     return out;
   }
 

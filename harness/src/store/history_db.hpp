@@ -3,12 +3,12 @@
 //   perfgate_history_schema(version)
 //   perfgate_runs(run_id PK, started_at, finished_at, commit_sha, dirty, host_fingerprint,
 //                 hostname, profile, exit_code, source_file, added_at,
-//                 v2: cpu_model, cores, kernel, branch, against)
+//                 v2: cpu_model, cores, kernel, branch, against, v3: reproduce, results_path)
 //   perfgate_points(run_id, scenario, profile, kind, variant, baseline, metric, unit, better,
-//                   value, ci_lo, ci_hi, n, verdict, gated, v2: exact, confidence, fingerprint;
-//                   PK run_id, scenario, profile, kind, variant, metric)
-// kind "ratio" is a comparison (variant over baseline), kind "median" a variant's median. A
-// version-1 database is migrated in place when a version-2 perfgate first opens it.
+//                   value, ci_lo, ci_hi, n, verdict, gated, v2: exact, confidence, fingerprint,
+//                   v3: reproduce; PK run_id, scenario, profile, kind, variant, metric)
+// kind "ratio" is a comparison (variant over baseline), kind "median" a variant's median. An
+// older database is migrated in place, one version at a time, when this perfgate first opens it.
 #pragma once
 
 #include <memory>
@@ -21,10 +21,11 @@
 
 namespace perfgate::store {
 
-inline constexpr int kHistorySchemaVersion = 2;
+inline constexpr int kHistorySchemaVersion = 3;
 
 struct HistoryPoint {
   std::string run_id, started_at, commit, host_fingerprint;
+  std::string baseline;  // the variant a ratio compares with ("" for a median)
   bool dirty = false;
   double value = 0;
   std::optional<double> ci_lo, ci_hi;
@@ -33,6 +34,18 @@ struct HistoryPoint {
   Better better = Better::Lower;
   std::string verdict;
   int exit_code = 0;  // the run's: a failed run's point is marked, not hidden
+  // Version 2 on (empty or none in older rows).
+  std::optional<std::string> cpu_model;  // none: not recorded
+  int cores = 0;
+  std::string host_class;  // CPU model × cores (model::AcceptedRun::host_class); empty: not recorded
+  std::optional<std::string> branch;
+  std::string fingerprint;  // the scenario's
+  std::optional<bool> exact;
+  bool against = false;  // a `run --against` run: its ratio is this build's AFTER over another build's
+  // Version 3 on: the scenario's reproduce line (a comparison's point; else the run's), and the
+  // results file as an absolute path (else as it was given to history add).
+  std::optional<std::string> reproduce;
+  std::string results_path;
 };
 
 struct SeriesQuery {
@@ -67,6 +80,8 @@ class HistoryDb {
                        const std::vector<model::BaselineEntry>& gated = {}) = 0;
   // Ordered by started_at, then run_id.
   virtual std::vector<HistoryPoint> series(const SeriesQuery& q) = 0;
+  // Every series some run gated on (kind ratio: scenario, profile, variant, metric), in order.
+  virtual std::vector<SeriesQuery> gated_series() = 0;
   // The metric the scenario's last recorded run gated on, at this profile.
   virtual std::optional<std::string> gated_metric(const std::string& scenario, const std::string& profile) = 0;
   // Profiles and metrics recorded for a scenario (for messages and defaults).

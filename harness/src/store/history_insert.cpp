@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 
 #include "common/time_stamp.hpp"
@@ -14,38 +15,32 @@ namespace {
 // once exactly one records it and the other is told it was already there.
 const char* kInsertRun =
     "INSERT INTO perfgate_runs (run_id, started_at, finished_at, commit_sha, dirty, host_fingerprint, hostname, "
-    "profile, exit_code, source_file, added_at, cpu_model, cores, kernel, branch, against) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) ON CONFLICT (run_id) DO NOTHING";
+    "profile, exit_code, source_file, added_at, cpu_model, cores, kernel, branch, against, reproduce, results_path) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) "
+    "ON CONFLICT (run_id) DO NOTHING";
 
 const char* kInsertPoint =
     "INSERT INTO perfgate_points (run_id, scenario, profile, kind, variant, baseline, metric, unit, better, value, "
-    "ci_lo, ci_hi, n, verdict, gated, exact, confidence, fingerprint) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+    "ci_lo, ci_hi, n, verdict, gated, exact, confidence, fingerprint, reproduce) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 
 Value num_or_null(double v) { return std::isfinite(v) ? Value::of(v) : Value::null(); }
 Value text_or_null(const std::string& t) { return t.empty() ? Value::null() : Value::of(t); }
 Value flag_or_null(const std::optional<bool>& b) { return b ? Value::of_int(*b ? 1 : 0) : Value::null(); }
+Value text_or_null(const std::optional<std::string>& t) { return t && !t->empty() ? Value::of(*t) : Value::null(); }
 
 std::vector<Value> run_row(const model::ResultsDoc& d, const std::string& source_file) {
   const model::RunHeader& run = d.run;
   // cpu_model is never NULL from here on, even when the host did not say: NULL marks a version-1
   // row, which has no host class at all.
-  return {Value::of(run.id),
-          Value::of(run.started_at),
-          text_or_null(run.finished_at),
-          Value::of(run.commit),
-          Value::of_int(run.dirty ? 1 : 0),
-          Value::of(d.host.fingerprint),
-          Value::of(d.host.hostname),
-          Value::of(run.profile),
-          Value::of_int(d.outcome.exit_code),
-          Value::of(source_file),
-          Value::of(now_iso8601()),
-          Value::of(d.host.cpu_model),
-          Value::of_int(d.host.cores),
-          Value::of(d.host.kernel),
-          run.branch ? Value::of(*run.branch) : Value::null(),
-          Value::of_int(run.other.contains("against") ? 1 : 0)};
+  return {Value::of(run.id), Value::of(run.started_at), text_or_null(run.finished_at), Value::of(run.commit),
+          Value::of_int(run.dirty ? 1 : 0), Value::of(d.host.fingerprint), Value::of(d.host.hostname),
+          Value::of(run.profile), Value::of_int(d.outcome.exit_code), Value::of(source_file), Value::of(now_iso8601()),
+          Value::of(d.host.cpu_model), Value::of_int(d.host.cores), Value::of(d.host.kernel),
+          run.branch ? Value::of(*run.branch) : Value::null(), Value::of_int(run.other.contains("against") ? 1 : 0),
+          text_or_null(run.reproduce),
+          // Absolute, so that the run's report (report.md beside it) can be found from anywhere.
+          Value::of(std::filesystem::absolute(source_file).lexically_normal().string())};
 }
 
 std::vector<Value> ratio_row(const std::string& run_id, const model::ScenarioResult& s, const model::Comparison& c) {
@@ -66,7 +61,8 @@ std::vector<Value> ratio_row(const std::string& run_id, const model::ScenarioRes
           Value::of_int(c.gated ? 1 : 0),
           flag_or_null(c.exact),
           Value::of(c.confidence),
-          text_or_null(s.fingerprint)};
+          text_or_null(s.fingerprint),
+          text_or_null(s.reproduce)};
 }
 
 // The bootstrapped interval of a variant's median where a gated comparison uses it; none elsewhere.
@@ -101,7 +97,8 @@ std::vector<Value> median_row(const std::string& run_id, const model::ScenarioRe
           Value::of_int(0),
           Value::of_int(m.exact ? 1 : 0),
           Value::null(),
-          text_or_null(s.fingerprint)};
+          text_or_null(s.fingerprint),
+          Value::null()};  // the scenario's reproduce line is kept once, on its comparisons
 }
 
 }  // namespace

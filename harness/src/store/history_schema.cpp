@@ -35,6 +35,15 @@ const char* kMigrateToV2[] = {
     // --from-history reads the gated ratios of every run: one in ~30 points
     "CREATE INDEX IF NOT EXISTS perfgate_points_gated ON perfgate_points (gated, kind)"};
 
+// Version 3: what a person needs to act on a point of the published site (history_site.hpp) —
+// the command that re-runs the run and, on a comparison, the one that re-runs its scenario, and
+// the results file as an absolute path (source_file is as it was given, relative to a folder
+// nobody knows later), whose folder holds the run's report.md when one was written. Rows of
+// earlier versions keep NULL there: the site says "not recorded".
+const char* kMigrateToV3[] = {"ALTER TABLE perfgate_runs ADD COLUMN reproduce TEXT",
+                              "ALTER TABLE perfgate_runs ADD COLUMN results_path TEXT",
+                              "ALTER TABLE perfgate_points ADD COLUMN reproduce TEXT"};
+
 }  // namespace
 
 int schema_version(Sql& sql, const std::string& what) {
@@ -67,6 +76,11 @@ void upgrade_schema(Sql& sql, const std::string& what) {
   if (v == 1) {
     for (const char* s : kMigrateToV2) sql.exec(s);
     sql.exec("UPDATE perfgate_history_schema SET version = 2");
+    v = 2;
+  }
+  if (v == 2) {
+    for (const char* s : kMigrateToV3) sql.exec(s);
+    sql.exec("UPDATE perfgate_history_schema SET version = 3");
   }
 }
 

@@ -13,6 +13,7 @@
 #include "store/history_db.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_complete.hpp"
+#include "suite/history_series.hpp"
 
 namespace perfgate::suite {
 namespace {
@@ -87,16 +88,38 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
     throw UsageError("no " + kind + " series of " + q.scenario + "/" + prof + " " + q.variant + " " + met + " in " +
                      h->describe() + (known.empty() ? "" : " (metrics recorded: " + known + ")"));
   }
+  const std::size_t against = q.median ? 0 : drop_against_runs(points);
+  if (points.empty())
+    throw UsageError("the ratio series of " + q.scenario + " " + met + " in " + h->describe() +
+                     " holds run --against runs only (a build over another build: not a series of a tree's ratio)");
+  const auto classes = host_classes(points);
+  std::string class_list;
+  for (const auto& c : classes) class_list += (class_list.empty() ? "'" : ", '") + c + "'";
+  if (q.host_class) {
+    points = of_host_class(points, *q.host_class);
+    if (points.empty())
+      throw UsageError("no run of host class '" + *q.host_class + "' in the series of " + q.scenario + " " + met +
+                       " (its host classes: " + class_list + ")");
+  }
   q.fit.min_step = q.min_step_pct / 100.0;
-  std::vector<double> values;
-  for (const auto& p : points) values.push_back(p.value);
-  auto steps = stats::fit_steps(values, q.fit);
+  auto steps = fit_series(points, {q.fit, q.min_step_pct});
   std::map<std::size_t, const stats::ChangePoint*> at;
   for (const auto& c : steps.points) at[c.index] = &c;
 
   out << q.scenario << " · " << prof << " · "
       << (q.median ? q.variant + " median of " : "ratio of " + q.variant + " to its baseline variant, ") << met << " ("
-      << name_of(points.front().better) << " is better) · " << points.size() << " runs in " << h->describe() << "\n";
+      << name_of(points.front().better) << " is better) · "
+      << (q.host_class ? "host class " + host_class_label(*q.host_class) + " · " : "") << points.size() << " runs in "
+      << h->describe() << "\n";
+  if (against)
+    out << "note: " << against
+        << " run --against run(s) left out: their ratio is this build's AFTER over another build's, not AFTER over "
+           "BEFORE\n";
+  if (!q.host_class && classes.size() > 1)
+    out << "note: " << classes.size()
+        << " host classes in this series: ratios of different CPU classes differ by factors, so the change points "
+           "below mix them; --host-class CLASS fits one, as history publish does: "
+        << class_list << "\n";
   std::set<std::string> hosts;
   for (const auto& p : points) hosts.insert(p.host_fingerprint);
   if (q.median && hosts.size() > 1)
@@ -169,6 +192,7 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                                        {"better", name_of(points.front().better)},
                                        {"unit", points.front().unit},
                                        {"database", h->describe()},
+                                       {"host_class", q.host_class ? json(*q.host_class) : json()},
                                        {"points", jpoints},
                                        {"change_points", jsteps},
                                        {"method",

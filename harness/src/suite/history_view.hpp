@@ -2,6 +2,7 @@
 // and, when asked, as JSON for the plots (store/history_db.hpp, stats/change_points.hpp).
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,6 +21,9 @@ struct HistoryQuery {
   stats::StepFitOptions fit;
   double min_step_pct = 5;
   std::string json_out;  // also write the series and change points here
+  // Only the runs of this host class (CPU model × cores; "" for rows recorded before history
+  // schema 2): the series `history publish` draws. None: every run.
+  std::optional<std::string> host_class;
 };
 
 // Throws UsageError when there is no history, no such scenario or no such series.

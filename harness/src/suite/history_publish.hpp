@@ -1,0 +1,27 @@
+// `perfgate history publish`: the history as a static site (store/history_site.hpp) — a page per
+// series (scenario × profile × gated metric × host class: host classes are never one line), its
+// change points found as `history show --host-class` finds them (suite/history_series.hpp), the
+// band baseline.json accepts for the class, and a page of every change for the worse with the
+// `perfgate bisect` command that would narrow it.
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "suite/history_series.hpp"
+
+namespace perfgate::suite {
+
+struct PublishRequest {
+  std::string db;        // empty: default_history_db()
+  std::string out_dir;   // the site's folder, replaced whole
+  std::string baseline;  // empty: share/perfgate/baseline.json; "none": no band
+  StepSettings steps;
+  // The build command of the `perfgate bisect` lines (a scenario's build, in each commit's worktree).
+  std::string bisect_build = "cmake -B build && cmake --build build";
+};
+
+// Throws UsageError when there is no history or nothing gated in it, or the folder is not one to replace.
+void publish_history(std::ostream& out, const PublishRequest& request);
+
+}  // namespace perfgate::suite
