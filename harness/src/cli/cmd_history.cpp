@@ -43,8 +43,8 @@ void add_history_command(CLI::App& app) {
       "--host-class", [host_class](const std::string& c) { *host_class = c; },
       "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
   show->callback([=] {
-    suite::HistoryQuery q{*db,          *scenario,          *metric,   *profile,  *variant,
-                          *median,      steps->fit, steps->min_step_pct, *json_out, *host_class};
+    suite::HistoryQuery q{*db,        *scenario,           *metric,   *profile,   *variant, *median,
+                          steps->fit, steps->min_step_pct, *json_out, *host_class};
     suite::show_history(std::cout, q);
   });
 

@@ -56,7 +56,7 @@ void history_db(CLI::App* cmd, std::string& db);                 // --db
 // --penalty, --min-segment, --min-step: how a history series is cut into steps (history show,
 // history publish).
 void step_fit(CLI::App* cmd, stats::StepFitOptions& fit, double& min_step_pct);
-void dry_run(CLI::App* cmd, bool& dry);                          // --dry-run
+void dry_run(CLI::App* cmd, bool& dry);  // --dry-run
 // --debug-samples FILE (hidden from --help, like hyperfine's --debug-mode): samples from a
 // script instead of programs, for tests of the deciding logic; recorded in the results, which
 // baseline update and history add refuse.
