@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -43,7 +44,8 @@ def test_positional_commands_are_a_pair(perfgate, folder):
 def test_three_commands_make_two_pairs_against_the_first(perfgate, folder):
     r, doc = run_ab(perfgate, folder, "cat data.txt", "head -n 500 data.txt", "tail -n 500 data.txt", *FEW)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert [s["name"] for s in doc["scenarios"]] == ["ab:2", "ab:3"]
+    # Each pair is named by its command as typed, never ab:2 (issue 41).
+    assert [s["name"] for s in doc["scenarios"]] == ["head -n 500 data.txt", "tail -n 500 data.txt"]
     assert all(s["commands"]["before"] == ["cat", "data.txt"] for s in doc["scenarios"])
     assert doc["run"]["options"]["gated_comparisons"] == 2  # one Holm family
 
@@ -92,6 +94,19 @@ def test_parameter_scan_runs_a_pair_per_value(perfgate, folder):
     assert doc["scenarios"][2]["commands"]["before"] == ["head", "-n", "3", "data.txt"]
 
 
+def test_one_command_with_a_parameter_compares_each_value_with_the_first(perfgate, folder):
+    # hyperfine's most common scan: one command, -P; the first value is BEFORE of every pair
+    # (the same output for every value, as the equivalence gate asks).
+    r, doc = run_ab(perfgate, folder, "-P", "n", "1", "3", "sort --parallel={n} data.txt", *FEW)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert [s["name"] for s in doc["scenarios"]] == ["ab[n=2]", "ab[n=3]"]
+    assert [s["params"]["n"] for s in doc["scenarios"]] == [2, 3]
+    assert [s["commands"]["before"] for s in doc["scenarios"]] == [["sort", "--parallel=1", "data.txt"]] * 2
+    assert doc["scenarios"][1]["commands"]["after"] == ["sort", "--parallel=3", "data.txt"]
+    one = perfgate("ab", "-L", "n", "1", "head -n {n} data.txt", cwd=folder)
+    assert one.returncode == 2 and "two values at least" in one.stderr, one.stdout + one.stderr
+
+
 def test_parameter_scan_family_gets_one_verdict_per_value(perfgate, tmp_path):
     out = tmp_path / "r.json"
     r = perfgate("ab", "-P", "n", "1", "3", "/bin/false {n}", "/bin/false {n}", "--metric", "cpu_ms",
@@ -99,7 +114,7 @@ def test_parameter_scan_family_gets_one_verdict_per_value(perfgate, tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     doc = results(out)
     verdicts = {s["params"]["n"]: [c for c in s["comparisons"] if c["gated"]][0]["verdict"] for s in doc["scenarios"]}
-    assert verdicts == {1: "no significant change", 2: "worse", 3: "better"}
+    assert verdicts == {1: "the same", 2: "worse", 3: "better"}
     # One Holm family over the three gated comparisons
     assert all(c["alpha_corrected"] < 0.05 / 3 for s in doc["scenarios"] for c in s["comparisons"] if c["gated"])
     assert "Each against the reference" in r.stdout
@@ -192,7 +207,36 @@ def test_exports(perfgate, folder):
     assert md.startswith("| Command | Mean [") and "head -n 2 data.txt" in md
     rows = list(csv.DictReader((folder / "t.csv").open()))
     assert len(rows) == 4 and rows[0]["parameter_n"] == "1" and float(rows[0]["median"]) > 0
-    assert results(folder / "t.json")["scenarios"][1]["params"] == {"n": 2}
+    assert [r["parameters"] for r in results(folder / "t.json")["results"]] == [{"n": "1"}, {"n": "2"}]
+
+
+def shape(value):
+    """The keys, types and nesting of a JSON value; perfgate's own key left out."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items() if k != "perfgate"}
+    if isinstance(value, list):
+        return [shape(value[0])] if value else []
+    return type(value).__name__
+
+
+@pytest.mark.parametrize("args", [["true", "sleep 0.01"],
+                                  ["-P", "n", "1", "2", "head -n {n} data.txt", "sed -n 1,{n}p data.txt"]])
+def test_export_json_is_hyperfines(perfgate, folder, args):
+    # hyperfine's own file on the same commands is the reference of the format (issue 41).
+    h = subprocess.run(["/usr/bin/hyperfine", "-N", "--runs", "3", "--export-json", "h.json", *args],
+                       cwd=folder, capture_output=True, text=True, timeout=120)
+    assert h.returncode == 0, h.stderr
+    r = perfgate("ab", *FEW, "--export-json", "p.json", "--json", "r.json", *args, "--quiet", cwd=folder)
+    assert r.returncode == 0, r.stdout + r.stderr
+    theirs, ours = results(folder / "h.json"), results(folder / "p.json")
+    assert shape(ours) == shape(theirs)
+    assert [x["command"] for x in ours["results"]] == [x["command"] for x in theirs["results"]]
+    assert [x.get("parameters") for x in ours["results"]] == [x.get("parameters") for x in theirs["results"]]
+    for x in ours["results"]:
+        assert len(x["times"]) == 3 and x["exit_codes"] == [0, 0, 0]
+        assert x["min"] <= x["median"] <= x["max"] < 5  # seconds, not milliseconds
+    assert ours["results"][1]["perfgate"]["role"] == "compared"
+    assert results(folder / "r.json")["scenarios"][0]["kind"] == "ab"  # perfgate's own document, apart
 
 
 def test_results_go_to_perfgate_out_by_default(perfgate, folder):
@@ -214,11 +258,54 @@ def test_shell_with_a_name(perfgate, folder, shell):
     assert argv[0] == "bash" and argv[-2:] == ["-c", "echo $BASH_VERSION"]
 
 
+@pytest.mark.parametrize("spelling", [["-S", "bash"], ["-Sbash"], ["--shell", "bash"], ["--shell=bash"],
+                                      ["--shell", "/bin/bash --norc"]])
+def test_every_shell_spelling_of_hyperfine(perfgate, folder, spelling):
+    # `--shell bash` once ran `bash` as the reference command (issue 41); `-S` was unknown.
+    r, doc = run_ab(perfgate, folder, *spelling, "echo $BASH_VERSION", "echo $BASH_VERSION", *FEW)
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = doc["scenarios"][0]
+    assert len(doc["scenarios"]) == 1 and s["commands"]["before"][-2:] == ["-c", "echo $BASH_VERSION"]
+    assert s["commands"]["before"][0].endswith("bash")
+
+
+@pytest.mark.parametrize("spelling", [["-N"], ["--shell=none"], ["--shell", "none"], ["-S", "none"]])
+def test_every_spelling_of_no_shell(perfgate, folder, spelling):
+    r, doc = run_ab(perfgate, folder, *spelling, "cat data.txt", "head -n 500 data.txt", *FEW)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert doc["scenarios"][0]["commands"]["before"] == ["cat", "data.txt"]
+
+
+def test_a_bare_shell_still_runs_sh_with_the_command_after_it(perfgate, folder):
+    r, doc = run_ab(perfgate, folder, "--shell", "echo a | tr a b", "echo b", *FEW)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert doc["scenarios"][0]["commands"]["before"] == ["/bin/sh", "-c", "echo a | tr a b"]
+
+
+def test_s_without_a_shell_is_a_usage_error(perfgate, folder):
+    r = perfgate("ab", "true", "true", "-S", cwd=folder)
+    assert r.returncode == 2
+    assert r.stderr.startswith("perfgate: -S needs a shell"), r.stderr
+
+
 def test_no_shell_flag(perfgate, folder):
     r, _ = run_ab(perfgate, folder, "-N", "cat data.txt", "cat data.txt", *FEW)
     assert r.returncode == 0
     r, _ = run_ab(perfgate, folder, "-N", "--shell", "true", "true")
     assert r.returncode == 2 and "choose one" in r.stderr
+
+
+def test_a_failing_command_names_the_option_that_helps(perfgate, folder):
+    r = perfgate("ab", "--runs", "3", "grep nomatch data.txt", "grep nomatch2 data.txt", cwd=folder)
+    assert r.returncode == 4, r.stdout + r.stderr
+    assert "grep exited with 1 (if that exit is expected, -i/--ignore-failure keeps going" in r.stderr, r.stderr
+
+
+def test_style_and_sort_as_hyperfine_takes_them(perfgate, folder):
+    r = perfgate("ab", *FEW, "--style", "none", "--sort", "command", "cat data.txt", "cat data.txt", cwd=folder)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = perfgate("ab", *FEW, "--sort", "mean-time", "cat data.txt", "cat data.txt", cwd=folder)
+    assert r.returncode == 2 and "mean-time is hyperfine's; perfgate keeps the commands' order" in r.stderr, r.stderr
 
 
 def test_readable_usage_messages(perfgate, folder):

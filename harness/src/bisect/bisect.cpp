@@ -1,5 +1,7 @@
 #include "bisect/bisect.hpp"
 
+#include <chrono>
+#include <cstdio>
 #include <set>
 
 #include "bisect/step_store.hpp"
@@ -27,6 +29,17 @@ json identity_of(const BisectOptions& o) {
           {"script", script}};
 }
 
+// A timed step for the log: the commit, its verdict, its ratio to good and its seconds.
+std::string step_line(const Commit& c, const StepResult& r, double seconds) {
+  char figures[96] = "";
+  if (r.ratio > 0)
+    std::snprintf(figures, sizeof figures, ", %.3gx [%.3g, %.3g] over %d rounds", r.ratio, r.lo, r.hi, r.rounds);
+  char secs[32];
+  std::snprintf(secs, sizeof secs, ", %.1f s", seconds);
+  return "bisect step " + c.short_sha() + " " + c.subject + ": " + std::string(name_of(r.verdict)) + figures +
+         (r.note.empty() ? "" : " (" + r.note + ")") + (seconds > 0 ? secs : "");
+}
+
 }  // namespace
 
 BisectReport run_bisect(const BisectOptions& o, const suite::RunSink& status) {
@@ -42,7 +55,8 @@ BisectReport run_bisect(const BisectOptions& o, const suite::RunSink& status) {
   if (!good.ok())
     throw RunError("the good commit " + path[0].short_sha() + " does not build: `" + o.build + "` exited " +
                    std::to_string(good.exit_code) + " (log: " + good.log.string() + ")");
-  StepRunner runner(o.step, trees, path[0], good, status);
+  const suite::RunSink inner = status.inner();  // a step's batches are not scenarios of their own in the log
+  StepRunner runner(o.step, trees, path[0], good, inner);
   const StepStore store(report.cache / "steps", identity_of(o));
   std::set<int> built;
   auto build = [&](int i) {
@@ -57,16 +71,20 @@ BisectReport run_bisect(const BisectOptions& o, const suite::RunSink& status) {
   };
   Callbacks cb;
   cb.time = [&](int i, double alpha) {
+    const auto started = std::chrono::steady_clock::now();
     if (auto kept = store.find(path[0].sha, path[i].sha, alpha)) {
       runner.adopt_metric(kept->second);
       ++report.reused_steps;
       if (kept->first.verdict == Verdict::BuildFailed) report.skipped_builds[i] = kept->first.note;
+      status.step_finished(step_line(path[i], kept->first, 0) + " (kept from an earlier run)");
       return kept->first;
     }
     const Built b = build(i);
     status.update("bisect: timing " + path[i].short_sha() + " " + path[i].subject + " against good");
     const StepResult r = runner.time(path[i], b, alpha);
     store.keep(path[0].sha, path[i].sha, alpha, r, runner.metric());
+    status.step_finished(
+        step_line(path[i], r, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()));
     return r;
   };
   cb.builds = [&](int i) { return build(i).ok(); };
@@ -109,7 +127,10 @@ json BisectReport::to_json(const BisectOptions& o) const {
             {"answer", name_of(outcome.answer)},
             {"cache", cache.string()},
             {"reused_steps", reused_steps}};
-  b["first_slower"] = outcome.first >= 0 ? json(path[static_cast<std::size_t>(outcome.first)].sha) : json(nullptr);
+  // Only a single-commit answer names a culprit: a range names its candidates and no one of them.
+  b["first_slower"] = outcome.answer == Answer::FirstSlower && outcome.first >= 0
+                          ? json(path[static_cast<std::size_t>(outcome.first)].sha)
+                          : json(nullptr);
   json candidates = json::array();
   for (int i : outcome.candidates) candidates.push_back(path[static_cast<std::size_t>(i)].sha);
   b["candidates"] = candidates;

@@ -26,10 +26,10 @@ void print_report(std::ostream& out, const BisectReport& r, const BisectOptions&
   const auto& path = r.path;
   char head[240];
   std::snprintf(head, sizeof head,
-                "bisect: %zu commits after %s (good) on the first-parent path to %s (bad); metric %s, slower = "
+                "bisect: %zu commit%s after %s (good) on the first-parent path to %s (bad); metric %s, slower = "
                 "beyond +%g%%; alpha %g over all steps (step i at alpha*6/(pi^2 i^2))",
-                path.size() - 1, path.front().short_sha().c_str(), path.back().short_sha().c_str(), r.metric.c_str(),
-                o.step.band * 100, o.alpha);
+                path.size() - 1, path.size() == 2 ? "" : "s", path.front().short_sha().c_str(),
+                path.back().short_sha().c_str(), r.metric.c_str(), o.step.band * 100, o.alpha);
   out << head << "\n";
   out << "  builds: " << r.builds_made << " made, " << r.builds_reused << " build(s) reused";
   if (r.reused_steps) out << "; " << r.reused_steps << " step(s) reused";

@@ -70,10 +70,27 @@ void add_hyperfine_flags(CLI::App* cmd, plan::HyperfineCommands& f, plan::RunOpt
           ->check(CLI::IsMember({"microsecond", "millisecond", "second"})));
   opt(cmd->add_flag("-i{all-non-zero},--ignore-failure{all-non-zero}", f.ignore_failure,
                     "Keep going when a command exits non-zero; --ignore-failure=1,2 ignores those codes only"));
+  // hyperfine's output options: perfgate prints no colours, so only "none" changes anything.
+  opt(cmd->add_option_function<std::string>(
+             "--style", [&o](const std::string& s) { o.outputs.quiet = o.outputs.quiet || s == "none"; },
+             "auto|basic|full|nocolor|color|none: as hyperfine's; perfgate prints no colours, and none is --quiet")
+          ->check(CLI::IsMember({"auto", "basic", "full", "nocolor", "color", "none"})));
+  opt(cmd->add_option_function<std::string>(
+             "--sort", [](const std::string&) {},
+             "auto|command: the order of the summary, which is the commands' order (each against the first)")
+          ->check([](const std::string& s) -> std::string {
+            return s == "auto" || s == "command" ? ""
+                   : s == "mean-time"
+                       ? "mean-time is hyperfine's; perfgate keeps the commands' order, each against the first"
+                       : "auto or command";
+          }));
   opt(cmd->add_option("--export-markdown", o.outputs.ab_markdown, "FILE: a markdown table of the commands and ratios"));
   opt(cmd->add_option("--export-csv", o.outputs.ab_csv,
                       "FILE: the commands' summary figures as CSV (times in seconds)"));
-  opt(cmd->add_option("--export-json", o.outputs.json_path, "FILE: the results JSON (perfgate's, as --json)"));
+  opt(cmd->add_option("--export-json", o.outputs.ab_hyperfine_json,
+                      "FILE: hyperfine's JSON (results[]: command, mean, stddev, median, user, system, min, max, "
+                      "times, exit_codes, parameters; seconds); perfgate's own document stays where --json/--out "
+                      "put it"));
 }
 
 }  // namespace perfgate::cli

@@ -2,6 +2,7 @@
 // made COMMAND slower, a paired gate at every step (bisect/bisect.hpp), and the table of every
 // tested commit (bisect/report_text.hpp).
 #include <iostream>
+#include <optional>
 
 #include "bisect/bisect.hpp"
 #include "bisect/report_text.hpp"
@@ -12,6 +13,8 @@
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
+#include "common/out_folder_lock.hpp"
+#include "common/shell_words.hpp"
 
 namespace perfgate::cli {
 
@@ -32,7 +35,7 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto clean = std::make_shared<bool>(false);
   auto script = std::make_shared<std::string>();
   cmd->add_option("--good", o->good, "A revision that is not slower (the reference every step is compared with)");
-  cmd->add_option("--bad", o->bad, "A revision that is slower");
+  cmd->add_option("--bad", o->bad, "A revision that is slower (default: HEAD, as git bisect's)");
   cmd->add_option("--repo", *repo, "The git repository (default: the current folder)")->capture_default_str();
   cmd->add_option("--build", o->build, "The build command, run with sh -c in each commit's worktree (e.g. make)");
   flags::scenario(cmd, o->step.scenario);
@@ -65,13 +68,16 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
       std::cout << "removed " << trees.cache().string() << "\n";
       return;
     }
-    if (o->good.empty() || o->bad.empty()) throw UsageError("bisect needs --good REV and --bad REV");
+    if (o->good.empty()) throw UsageError("bisect needs --good REV, a revision that is not slower (--bad: HEAD)");
+    if (o->bad.empty()) o->bad = "HEAD";  // as git bisect's
     if (o->build.empty()) throw UsageError("bisect needs --build CMD (e.g. --build make)");
     if (o->step.command.empty() == o->step.scenario.empty())
       throw UsageError("bisect needs a command after -- (e.g. -- ./prog), or --scenario NAME: one of them");
     if (o->step.shell == "none") o->step.shell.clear();
     o->step.argv = argv;
     if (!script->empty()) o->step.script = std::filesystem::absolute(*script);
+    std::optional<OutFolderLock> folder;
+    if (json_path->empty()) folder.emplace(*out_dir, join_command(argv));
     install_interrupt_handlers();
     Progress progress(false);
     const auto report = bisect::run_bisect(*o, progress.sink());

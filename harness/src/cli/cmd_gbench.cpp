@@ -11,6 +11,7 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto* cmd = app.add_subcommand(
       "gbench",
       "Gate two Google Benchmark binaries benchmark by benchmark: AFTER against BEFORE.\n"
+      "  perfgate gbench OLD NEW [-- ARGS] (compare.py's order), or --before OLD --after NEW\n"
       "Each round runs both binaries once, back to back in a random order, in the folder perfgate was started in;\n"
       "benchmarks are paired by name, each one a gated comparison of its CPU time (real time under UseRealTime or\n"
       "UseManualTime), Holm-corrected across all of them: one slower benchmark fails the run whatever the others\n"
@@ -22,14 +23,14 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("--filter", g->filter, "REGEX: the benchmarks to compare (--benchmark_filter for both)");
   flags::name(cmd, g->name);
   cmd->add_option("args", g->args,
-                  "After --: arguments for both binaries, as given. perfgate passes --benchmark_repetitions=1 and\n"
+                  "OLD NEW (without --before/--after), then after --: arguments for both binaries, as given. perfgate "
+                  "passes --benchmark_repetitions=1 and\n"
                   "--benchmark_min_time=0.05 (seconds: libbenchmark 1.7 takes plain seconds) unless you do; with\n"
                   "--benchmark_repetitions=N each run's N repetitions give the round their median");
   flags::workdir(cmd, o->workdir);
   add_run_flags(cmd, *o);
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
-    if (g->before.empty() || g->after.empty()) throw UsageError("gbench: --before BIN and --after BIN are required");
     o->argv = argv;
     set_exit_code(run_plan(plan::plan_gbench(*g, *o, suite::benchmark_lister())).exit_code);
   });

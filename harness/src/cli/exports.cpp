@@ -7,6 +7,7 @@
 #include "store/ab_text.hpp"
 #include "store/gbench_export.hpp"
 #include "store/github_actions.hpp"
+#include "store/hyperfine_json.hpp"
 #include "store/junit_file.hpp"
 
 namespace perfgate::cli {
@@ -29,6 +30,7 @@ std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Output
   add("--export-gbench", o.gbench, [&doc] { return store::gbench_json(doc).dump(2) + "\n"; });
   add("--export-markdown", o.ab_markdown, [&doc, &o] { return store::ab_markdown(doc, o.time_unit); });
   add("--export-csv", o.ab_csv, [&doc] { return store::ab_csv(doc); });
+  add("--export-json", o.ab_hyperfine_json, [&doc] { return store::hyperfine_json(doc).dump(2) + "\n"; });
   if (on_github_actions()) {
     out.push_back({"the workflow annotations", {}, [&doc] { return store::annotations(doc); }, Export::Mode::Stdout});
     if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary)

@@ -94,8 +94,9 @@ void set_benchmarks(ScenarioPlan& s, const BenchmarkLister& list) {
   for (const auto& b : after)
     if (!has(before, b)) g.only["after"].push_back(b);
   if (g.benchmarks.empty())
-    throw UsageError("gbench: " + s.manifest.name + ": the two binaries share no benchmark (before lists " +
-                     std::to_string(before.size()) + ", after " + std::to_string(after.size()) +
+    throw UsageError((s.manifest.name == "gbench" ? std::string("gbench") : "gbench " + s.manifest.name) +
+                     ": the two binaries share no benchmark (before lists " + std::to_string(before.size()) +
+                     ", after " + std::to_string(after.size()) +
                      (before.empty() && after.empty() ? "; is the filter right?" : "; are they the same suite?") + ")");
   s.gated_metrics.clear();
   for (const auto& b : g.benchmarks) s.gated_metrics.insert(b + ":" + catalog::gbench_time_metric(b));
@@ -143,7 +144,22 @@ void plan_gbench_against(ScenarioPlan& s, const std::string& other_program, cons
   set_benchmarks(s, list);
 }
 
-RunPlan plan_gbench(const GbenchArgs& g, const RunOptions& o, const BenchmarkLister& list) {
+GbenchArgs with_positional_binaries(GbenchArgs g) {
+  auto a_binary = [&](std::size_t i) { return g.args.size() > i && g.args[i].rfind('-', 0) != 0; };
+  if (g.before.empty() && g.after.empty() && a_binary(0) && a_binary(1)) {
+    g.before = g.args[0];
+    g.after = g.args[1];
+    g.args.erase(g.args.begin(), g.args.begin() + 2);
+  }
+  if (g.before.empty() || g.after.empty())
+    throw UsageError(
+        "gbench needs two Google Benchmark binaries: perfgate gbench OLD NEW (compare.py's order), or "
+        "--before OLD --after NEW");
+  return g;
+}
+
+RunPlan plan_gbench(const GbenchArgs& given, const RunOptions& o, const BenchmarkLister& list) {
+  const GbenchArgs g = with_positional_binaries(given);
   std::string filter = g.filter;
   std::vector<std::string> args;
   bool repetitions = false, min_time = false;

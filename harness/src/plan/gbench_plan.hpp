@@ -26,6 +26,10 @@ struct GbenchArgs {
   std::vector<std::string> args;  // after `--`: for both, as given
 };
 
+// compare.py's order, `perfgate gbench OLD NEW [-- ARGS]`: without --before and --after, the
+// first two words that are not options are the binaries. Neither way: a UsageError.
+GbenchArgs with_positional_binaries(GbenchArgs g);
+
 // One scenario comparing the two binaries. Each command is the binary, --benchmark_filter (from
 // --filter or ARGS), --benchmark_repetitions=1 and --benchmark_min_time=0.05 unless ARGS set
 // them (a user's --benchmark_repetitions=N runs N in each process and the round takes their

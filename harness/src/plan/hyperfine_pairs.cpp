@@ -20,6 +20,12 @@ std::string per_command(const std::vector<std::string>& given, std::size_t i, st
   return given[i];
 }
 
+// Three commands or more: each pair is named by its AFTER as typed (or --command-name), so a
+// table, plot or CI line says which command it is; a --name of the user's own goes first.
+std::string named_by(const std::string& name, const std::string& after_label) {
+  return name == "ab" ? after_label : name + ": " + after_label;
+}
+
 }  // namespace
 
 std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::string& before, const std::string& after,
@@ -46,10 +52,10 @@ std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::strin
     }
     commands.insert(commands.end(), f.commands.begin(), f.commands.end());
     labels.insert(labels.end(), f.names.begin(), f.names.end());
-    if (commands.size() < 2)
+    if (commands.size() < 2 && f.scan.empty() && f.lists.empty())
       throw UsageError(
           "ab: two commands at least: --before CMD --after CMD, or perfgate ab CMD1 CMD2 … (the first, or --reference "
-          "CMD, is what the others are compared with)");
+          "CMD, is what the others are compared with), or one command with -P or -L");
   }
   if (labels.size() > commands.size())
     throw UsageError("--command-name is given " + std::to_string(labels.size()) + " times for " +
@@ -81,19 +87,39 @@ std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::strin
     s.label = substitute(labels[i].empty() ? commands[i] : labels[i], b);
     return s;
   };
+  auto params_of = [&](AbPair& p, const Binding& b) {
+    for (std::size_t k = 0; k < b.size(); ++k) {
+      const auto& [var, value] = b[k];
+      p.params[var] = parameters[k].numeric ? json::parse(value) : json(value);
+    }
+  };
   std::vector<AbPair> pairs;
+  // One command and a parameter, as hyperfine's scans mostly are: the first value is BEFORE of
+  // every pair, each other value an AFTER.
+  if (n == 1) {
+    if (bindings.size() < 2)
+      throw UsageError("ab: one command needs a parameter of two values at least (-P or -L) to compare");
+    for (std::size_t k = 1; k < bindings.size(); ++k) {
+      AbPair p;
+      p.name = name + "[" + describe(bindings[k]) + "]";
+      p.before_argv = words(substitute(commands[0], bindings[0]));
+      p.after_argv = words(substitute(commands[0], bindings[k]));
+      p.before = side(0, bindings[0]);
+      p.after = side(0, bindings[k]);
+      params_of(p, bindings[k]);
+      pairs.push_back(std::move(p));
+    }
+    return pairs;
+  }
   for (const auto& b : bindings)
     for (std::size_t i = 1; i < n; ++i) {
       AbPair p;
-      p.name = name + (n > 2 ? ":" + std::to_string(i + 1) : "") + (b.empty() ? "" : "[" + describe(b) + "]");
+      p.name = (n > 2 ? named_by(name, side(i, b).label) : name) + (b.empty() ? "" : "[" + describe(b) + "]");
       p.before_argv = words(substitute(commands[0], b));
       p.after_argv = words(substitute(commands[i], b));
       p.before = side(0, b);
       p.after = side(i, b);
-      for (std::size_t k = 0; k < b.size(); ++k) {
-        const auto& [var, value] = b[k];
-        p.params[var] = parameters[k].numeric ? json::parse(value) : json(value);
-      }
+      params_of(p, b);
       pairs.push_back(std::move(p));
     }
   return pairs;

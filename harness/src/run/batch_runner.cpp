@@ -32,7 +32,11 @@ std::string describe_failure(const VariantCommand& v, const ChildResult& r, cons
                     : r.signal  ? "was killed by signal " + std::to_string(r.signal)
                                 : "exited with " + std::to_string(r.exit_code);
   std::string tail = tail_of_file(f.stderr_path);
-  return "variant " + v.name + ": " + v.argv[0] + " " + why +
+  // A user's command (ab, bisect) that exits non-zero on purpose: say what lets it, as hyperfine does.
+  const std::string hint = v.digest_stdout && !r.timed_out && !r.signal
+                               ? " (if that exit is expected, -i/--ignore-failure keeps going, as in hyperfine)"
+                               : "";
+  return "variant " + v.name + ": " + v.argv[0] + " " + why + hint +
          (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
 }
 

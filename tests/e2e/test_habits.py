@@ -1,0 +1,75 @@
+"""The habits of compare.py and git bisect users (issue 41): `perfgate gbench OLD NEW` in
+compare.py's order, `perfgate bisect` with bad defaulting to HEAD and a hint when good and bad
+are swapped, and messages that start with `perfgate:` once. Builds and binaries are real; the
+samples are scripted (--debug-samples), so nothing here rides on timing."""
+import json
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from test_bisect import make_repo, script as bisect_script  # noqa: E402
+from test_gbench import tool  # noqa: E402
+from test_gbench_decides import SAME, script as gbench_script  # noqa: E402
+
+
+def one_prefix(stderr):
+    first = stderr.splitlines()[0]
+    assert first.startswith("perfgate: ") and first.count("perfgate:") == 1, stderr
+    words = first.split(": ")
+    assert all(a != b for a, b in zip(words, words[1:])), f"a doubled prefix: {first}"
+    return first
+
+
+def test_gbench_takes_old_and_new_in_compare_py_order(perfgate, tmp_path):
+    s = gbench_script(tmp_path / "s.json", SAME, SAME)
+    r = perfgate("gbench", tool("gbench_a"), tool("gbench_b"), "--debug-samples", s, "--seed", "3",
+                 "--json", tmp_path / "r.json", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    commands = json.loads((tmp_path / "r.json").read_text())["scenarios"][0]["commands"]
+    assert commands["before"][0].endswith("gbench_a") and commands["after"][0].endswith("gbench_b")
+
+
+def test_gbench_with_one_binary_says_both_orders(perfgate, tmp_path):
+    r = perfgate("gbench", tool("gbench_a"), cwd=tmp_path)
+    assert r.returncode == 2
+    assert "perfgate gbench OLD NEW" in one_prefix(r.stderr)
+
+
+def test_gbench_says_gbench_once(perfgate, tmp_path):
+    r = perfgate("gbench", tool("gbench_a"), tool("wordfreq_v1"), cwd=tmp_path)
+    assert r.returncode == 2
+    assert "share no benchmark" in one_prefix(r.stderr)
+
+
+def bisect(perfgate, repo, tmp_path, *revs):
+    return perfgate("bisect", "--repo", repo, *revs, "--build", "make", "--cache", tmp_path / "cache",
+                    "--json", tmp_path / "b.json", "--seed", "3", "--metric", "cpu_ms",
+                    "--debug-samples", bisect_script(tmp_path), "--", "./prog", timeout=1200)
+
+
+def test_bisect_bad_defaults_to_head_and_one_commit_is_one(perfgate, tmp_path):
+    repo = tmp_path / "repo"
+    shas = make_repo(repo)
+    r = bisect(perfgate, repo, tmp_path, "--good", shas[-2])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert json.loads((tmp_path / "b.json").read_text())["bisect"]["bad"] == shas[-1]
+    assert "bisect: 1 commit after" in r.stdout, r.stdout
+
+
+def test_bisect_hints_that_good_and_bad_are_swapped(perfgate, tmp_path):
+    repo = tmp_path / "repo"
+    shas = make_repo(repo)
+    r = bisect(perfgate, repo, tmp_path, "--good", shas[5], "--bad", shas[2])
+    assert r.returncode == 2
+    assert "good and bad look swapped" in one_prefix(r.stderr)
+
+
+def test_bisect_without_good_and_an_unknown_commit(perfgate, tmp_path):
+    repo = tmp_path / "repo"
+    make_repo(repo)
+    r = bisect(perfgate, repo, tmp_path)
+    assert r.returncode == 2
+    assert "needs --good REV" in one_prefix(r.stderr)
+    r = bisect(perfgate, repo, tmp_path, "--good", "nope")
+    assert r.returncode == 2
+    assert f"not a commit of {repo}" in one_prefix(r.stderr)
