@@ -19,6 +19,8 @@ def _verdict(sc: ScenarioView) -> str:
     failed = sc.failed_gates
     if failed:
         return "❌ " + ", ".join(g["kind"] for g in failed) + " failed"
+    if any(g.get("cannot_tell") for g in sc.gates):
+        return "⚠️ cannot tell: " + ", ".join(sorted({g["kind"] for g in sc.gates if g.get("cannot_tell")}))
     if any(g["passed"] is None for g in sc.gates):
         return "➖ " + ", ".join(sorted({g["kind"] for g in sc.gates if g["passed"] is None})) + " not decided"
     return "✅ pass"

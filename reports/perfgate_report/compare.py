@@ -179,7 +179,7 @@ def render(a: RunView, b: RunView, diff: Diff, plots: dict, out_dir: Path) -> st
             lines += ["", f"![{fmt.cell(plot.title)}]({plot.rel(out_dir)})", "", f"*{plot.caption}*"]
     lines += ["", "`better` / `worse`: a significant change of a row the regression gate judges (the AFTER variant's), in "
                   "the metric's better / worse direction; `higher` / `lower`: a significant change of a row nothing gates "
-                  "(BEFORE, sweep variants), which way it moved; `~`: no significant change. Change: B relative to A "
+                  "(BEFORE, sweep variants), which way it moved; `same`: within the band; `~`: cannot tell. Change: B relative to A "
                   "(Nx = N times better)."]
     return "\n".join(lines) + "\n"
 

@@ -175,14 +175,20 @@ def verdict_text(sc: ScenarioView) -> str:
     if failed:
         parts.append("**FAILED** " + ", ".join(f"{g['kind']} `{g['name']}`" for g in failed))
     elif gates:
-        unknown = [g for g in gates if g["passed"] is None]
-        text = f"{len(gates) - len(unknown)}/{len(gates)} gates passed, {len(unknown)} not evaluated" if unknown else f"{len(gates)}/{len(gates)} gates passed"
+        unknown = [g for g in gates if g["passed"] is None and not g.get("cannot_tell")]
+        open_ = [g for g in gates if g.get("cannot_tell")]
+        passed = len(gates) - len(unknown) - len(open_)
+        text = f"{passed}/{len(gates)} gates passed"
+        if open_:
+            text += f", **{len(open_)} cannot tell**"
+        if unknown:
+            text += f", {len(unknown)} not evaluated"
         parts.append(text)
     return "; ".join(parts)
 
 
 def benchmark_counts(gated: list[dict]) -> str:
-    """'**1 of 5 benchmarks worse** (`BM_X:cpu_time`), 1 better, 3 no change'."""
+    """'**1 of 5 benchmarks worse** (`BM_X:cpu_time`), 1 better, 3 the same'."""
     by: dict[str, list[str]] = {}
     for c in gated:
         by.setdefault(c["verdict"], []).append(c["metric"])
@@ -191,8 +197,11 @@ def benchmark_counts(gated: list[dict]) -> str:
         else [f"{len(gated)} benchmarks, none worse"]
     if by.get("better"):
         parts.append(f"{len(by['better'])} better")
-    if by.get("no significant change"):
-        parts.append(f"{len(by['no significant change'])} no change")
+    if by.get("the same"):
+        parts.append(f"{len(by['the same'])} the same")
+    undecided = by.get("cannot tell", []) + by.get("no significant change", [])
+    if undecided:
+        parts.append(f"**{len(undecided)} cannot tell**")
     return ", ".join(parts)
 
 

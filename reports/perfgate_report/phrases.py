@@ -50,9 +50,14 @@ def resolution(c: dict | None) -> str:
 
 
 def with_resolution(verdict: str, c: dict | None) -> str:
-    """A "no significant change" is never shown without its resolution."""
+    """A "cannot tell" (or an old file's "no significant change") is never shown without its
+    resolution and, where known, the rounds that would decide it."""
     r = resolution(c)
-    return f"{verdict} ({r})" if r and verdict == "no significant change" else verdict
+    if verdict not in ("cannot tell", "no significant change"):
+        return verdict
+    need = (c or {}).get("rounds_to_decide")
+    extra = [x for x in (r, f"~{need} rounds would decide it" if need else "") if x]
+    return f"{verdict} ({'; '.join(extra)})" if extra else verdict
 
 
 def load_text(load) -> str:

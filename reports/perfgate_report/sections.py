@@ -98,10 +98,11 @@ def _measurements(sc: ScenarioView) -> list[str]:
     if not metrics or not variants:
         return ["No measured samples.", ""]
     n_by_variant = {v: max((len(sc.values(v, m)) for m in metrics), default=0) for v in variants}
+    rusage = any(_source_text(sc, m).endswith("⚠") for m in metrics)
     lines = ["### Measurements", "",
              "Median of the measured (non-warm-up) samples, with a 95% distribution-free interval of the median "
-             "(order statistics; below 6 samples the interval is [min, max] and covers less). "
-             "⚠ marks a figure from rusage, a weaker source (see *What this does not say*).", ""]
+             "(order statistics; below 6 samples the interval is [min, max] and covers less)."
+             + (" ⚠ marks a figure from rusage, a weaker source (see *What this does not say*)." if rusage else ""), ""]
     for start in range(0, len(variants), VARIANT_COLUMNS):
         chunk = variants[start:start + VARIANT_COLUMNS]
         head = " | ".join(f"{v} (n={n_by_variant[v]})" for v in chunk)
@@ -225,7 +226,8 @@ def _gates(sc: ScenarioView) -> list[str]:
         return ["### Gates", "", "No gate was evaluated.", ""]
     lines = ["### Gates", "", "| kind | gate | outcome | detail |", "|---|---|---|---|"]
     for g in sc.gates:
-        outcome = "passed" if g["passed"] is True else "**FAILED**" if g["passed"] is False else "not evaluated"
+        outcome = ("**cannot tell**" if g.get("cannot_tell") else "passed" if g["passed"] is True
+                   else "**FAILED**" if g["passed"] is False else "not evaluated")
         lines.append(f"| {g['kind']} | {fmt.cell(g['name'])} | {outcome} | {fmt.cell(g['detail'])} |")
     return lines + [""]
 

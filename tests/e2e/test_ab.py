@@ -28,19 +28,27 @@ def test_aa_pair_passes_under_no_regress(perfgate, tmp_path, validate):
 
 
 def test_after_with_30_percent_more_work_measures_about_1_3x_the_cpu(perfgate, burn, tmp_path, validate):
-    """A real pair's CPU time, measured: gated on wall time over 5 rounds, where the signed-rank
-    test cannot reject (p >= 2/2^5) and no guard applies, so the run passes whatever the timing and
-    cpu_ms is a measurement here, not a verdict (test_deciding_logic.py decides a slower AFTER)."""
-    r = perfgate("ab", "--before", f"{burn} {WORK} same", "--after", f"{burn} {int(WORK * 1.3)} same",
-                 "--metric", "wall_ms", "--min-rounds", "5", "--max-rounds", "5", "--seed", "12", "--out", tmp_path)
-    assert r.returncode == 0, r.stdout + r.stderr
+    """A real pair's CPU time, measured, and the answer five rounds earn: gated on wall time, where
+    the one-sided signed-rank test cannot reject at 5 rounds (p >= 1/2^5 > 0.025), so the gate
+    cannot tell (exit 5), never "no change"; --cannot-tell warn turns only the exit code to 0."""
+    pair = ["ab", "--before", f"{burn} {WORK} same", "--after", f"{burn} {int(WORK * 1.3)} same",
+            "--metric", "wall_ms", "--min-rounds", "5", "--max-rounds", "5", "--seed", "12"]
+    r = perfgate(*pair, "--out", tmp_path, env={"PERFGATE_CANNOT_TELL": "fail"})
+    assert r.returncode == 5, r.stdout + r.stderr
+    assert "CANNOT TELL" in r.stdout and "rounds to decide" in r.stdout, r.stdout
     doc = validate(tmp_path / "results.json")
+    assert doc["outcome"]["status"] == "cannot tell"
     s = doc["scenarios"][0]
+    wall = [c for c in s["comparisons"] if c["metric"] == "wall_ms" and c["gated"]][0]
+    assert wall["verdict"] == "cannot tell" and wall["rounds_to_decide"] > 5, wall
     c = [c for c in s["comparisons"] if c["metric"] == "cpu_ms"][0]
     assert not c["gated"] and c["n"] == 5
     assert 1.15 < c["ratio"] < 1.5, c
     assert all(x["metrics"]["cpu_ms"]["source"] != "scripted" and x["metrics"]["cpu_ms"]["value"] > 0
                for x in s["samples"])
+    warned = perfgate(*pair, "--out", tmp_path / "warn", "--cannot-tell", "warn", env={"PERFGATE_CANNOT_TELL": "fail"})
+    assert warned.returncode == 0, warned.stdout + warned.stderr
+    assert "cannot tell" in warned.stderr, warned.stderr
 
 
 def test_outputs_differ_exits_3_and_names_the_line(perfgate, burn, tmp_path, validate):

@@ -50,7 +50,8 @@ def test_compare_prints_the_table_with_geomean_and_tilde(perfgate, two_runs):
     cpu_table = [b for b in out.split("\n\n") if b.startswith("cpu_ms")][0]
     lines = {l.split()[0]: l for l in cpu_table.splitlines() if l.startswith(("alpha/", "beta/", "geomean/"))}
     assert "worse" in lines["alpha/after"] and "+60" in lines["alpha/after"]
-    assert " ~ " in lines["alpha/before"] + " "  # the same figures in both runs: not significant
+    # The same figures in both runs: "same" where the interval lies inside the 2% band, else "~".
+    assert " ~ " in lines["alpha/before"] + " " or " same " in lines["alpha/before"] + " "
     assert "geomean/after" in lines
     diff = json.loads((two_runs / "diff.json").read_text())
     after = [row for row in diff["rows"] if row["variant"] == "after" and row["metric"] == "cpu_ms"]
@@ -58,7 +59,9 @@ def test_compare_prints_the_table_with_geomean_and_tilde(perfgate, two_runs):
     assert len(after) == 2 and all(row["change"] == pytest.approx(1.6) and row["verdict"] == "worse"
                                    and row["p_mann_whitney"] == pytest.approx(2 / 924) for row in after), after
     before = [row for row in diff["rows"] if row["variant"] == "before"]
-    assert before and all(row["change"] == 1 and row["verdict"] == "~" for row in before), before
+    inside = lambda row: 0.98 <= row["ci"][0] and row["ci"][1] <= 1.02  # compare's default band, 2%
+    assert before and all(row["change"] == 1 and row["verdict"] == ("same" if inside(row) else "~")
+                          for row in before), before
     assert all(row["p_adjusted"] >= row["p_mann_whitney"] for row in diff["rows"])  # Holm never lowers a p
     geo = [g for g in diff["geomeans"] if g["metric"] == "cpu_ms" and g["variant"] == "after"][0]
     assert geo["scenarios"] == 2 and geo["change"] == pytest.approx(1.6)

@@ -93,7 +93,7 @@ def test_an_aa_pair_passes_at_the_first_look_and_states_its_detectable_effect(pe
     assert s["stop"] == {"looks": [10], "reason": "clear at look 1 (round 10)", "rounds": 10}
     c = gated(s)
     assert c["metric"] == "cpu_ms" and s["metric_choice"]["metric"] == "cpu_ms"  # both sides CPU-bound
-    assert c["verdict"] == "no significant change"
+    assert c["verdict"] == "the same"
     assert 1 - NOISE <= c["ci"][0] and c["ci"][1] <= 1 + NOISE
     # ln(1 + d) = ln(1 + noise) + (z(1 - a/2) + z(0.8)) * sd * sqrt(pi/3) / sqrt(n), a = 0.05 / 7 looks
     assert c["alpha_corrected"] == pytest.approx(0.05 / 7, rel=1e-12)
@@ -104,7 +104,7 @@ def test_an_aa_pair_passes_at_the_first_look_and_states_its_detectable_effect(pe
     shift = (z(1 - c["alpha_corrected"] / 2) + z(0.8)) * statistics.stdev(logs) * math.sqrt(math.pi / 3 / len(logs))
     assert c["detectable_effect"] == pytest.approx(math.expm1(math.log1p(NOISE) + shift), rel=1e-9)
     row = table_row(r.stdout, "ab", "no-regress")
-    assert row[2] == "cpu_ms" and f"{100 * c['detectable_effect']:.1f}%" in row and row[-3:] == ["no", "change", "PASS"], row
+    assert row[2] == "cpu_ms" and f"{100 * c['detectable_effect']:.1f}%" in row and row[-3:] == ["the", "same", "PASS"], row
 
 
 def test_a_run_of_scripted_samples_says_so_everywhere(perfgate, tmp_path):
@@ -185,14 +185,18 @@ def test_holm_steps_down_to_decide_the_borderline_comparison(perfgate, tmp_path)
 
 def test_holm_leaves_two_borderline_comparisons_undecided(perfgate, tmp_path):
     # Both at p = 2 / 2^8: Holm's first step doubles the smaller, and the running maximum carries
-    # it to the second, so both are 0.015625, above 0.0125: no verdict, exit 0.
-    r, doc = run(perfgate, tmp_path, "holm_two_borderline.json", "holm_a", "holm_b")
-    assert r.returncode == 0, r.stdout + r.stderr
+    # it to the second, so both are 0.015625, above 0.0125: neither worse nor the same, so
+    # cannot tell (exit 5), never a pass.
+    r, doc = run(perfgate, tmp_path, "holm_two_borderline.json", "holm_a", "holm_b",
+                 extra=("--cannot-tell", "fail"))
+    assert r.returncode == 5, r.stdout + r.stderr
+    assert doc["outcome"]["status"] == "cannot tell"
     for s in doc["scenarios"]:
         c = gated(s)
         assert (c["p_wilcoxon"], c["p_wilcoxon_adjusted"]) == (2 / 2 ** 8, 2 * 2 / 2 ** 8)
-        assert c["verdict"] == "no significant change" and c["ci"][0] > 1 + NOISE
-        assert {g["kind"]: g["passed"] for g in s["gates"]} == {"equivalence": True, "policy": True}
+        assert c["verdict"] == "cannot tell" and c["ci"][0] > 1 + NOISE
+        policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
+        assert policy.get("passed") is None and policy["cannot_tell"] is True, policy
 
 
 def test_an_after_with_another_digest_exits_3(perfgate, tmp_path):

@@ -54,8 +54,8 @@ def test_one_slower_benchmark_fails_the_run_and_is_named(a_against_b):
     c = gated(doc)
     assert set(c) == {f"BM_{n}:cpu_time" for n in ("Hash", "Sort", "Walk", "Slower", "Faster")}
     assert {m: x["verdict"] for m, x in c.items()} == {
-        "BM_Hash:cpu_time": "no significant change", "BM_Sort:cpu_time": "no significant change",
-        "BM_Walk:cpu_time": "no significant change", "BM_Slower:cpu_time": "worse", "BM_Faster:cpu_time": "better"}
+        "BM_Hash:cpu_time": "the same", "BM_Sort:cpu_time": "the same",
+        "BM_Walk:cpu_time": "the same", "BM_Slower:cpu_time": "worse", "BM_Faster:cpu_time": "better"}
     policy = [g for g in doc["scenarios"][0]["gates"] if g["kind"] == "policy"]
     assert len(policy) == 5 and [g["metric"] for g in policy if not g["passed"]] == ["BM_Slower:cpu_time"]
     assert doc["run"]["options"]["gated_comparisons"] == 5  # one Holm family: every benchmark counted
@@ -84,7 +84,7 @@ def test_a_regression_is_not_hidden_by_a_bigger_gain(perfgate, tmp_path):
 def test_the_same_binary_against_itself_passes(perfgate, tmp_path):
     r, doc = gbench(perfgate, tmp_path, tool("gbench_a"), tool("gbench_a"), SAME, SAME)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert {c["verdict"] for c in gated(doc).values()} == {"no significant change"}
+    assert {c["verdict"] for c in gated(doc).values()} == {"the same"}
 
 
 def test_a_benchmark_only_one_binary_has_is_listed_and_not_compared(perfgate, tmp_path):

@@ -78,7 +78,7 @@ def test_a_failed_claim_on_the_primary_metric_prints_fail_beside_a_passing_polic
 def test_a_guard_failure_prints_fail(perfgate, tmp_path):
     r, doc = scripted(perfgate, tmp_path, "guard_slow")
     assert r.returncode == 1, r.stdout + r.stderr
-    assert row(r.stdout, "guard_slow", "no-regress")[-3:] == ["no", "change", "PASS"]
+    assert row(r.stdout, "guard_slow", "no-regress")[-3:] == ["the", "same", "PASS"]
     guard = row(r.stdout, "guard_slow", "guard")
     # Wall time 20 ms -> 40 ms in every round: 2x, beyond the guard's band of at least 10%.
     assert guard[2:7] == ["wall_ms", "20.0", "ms", "40.0", "ms"] and guard[-3:] == ["beyond", "+10.0%", "FAIL"], guard
@@ -141,24 +141,24 @@ def test_compare_says_higher_for_a_row_no_gate_judges(perfgate, tmp_path):
     assert md_before and "**higher**" in md_before[0], md_before
 
 
-def test_the_table_fits_120_columns_and_is_plain_off_a_terminal(perfgate, tmp_path):
+def test_the_table_names_every_scenario_in_full_and_plain_off_a_terminal(perfgate, tmp_path):
+    # A log or a file has no width (issue 41): nothing is cut there.
     r, _ = scripted(perfgate, tmp_path, LONG, "guard_slow")
     assert r.returncode == 1, r.stdout + r.stderr
     table = r.stdout
     assert "\033[" not in table  # a pipe: no colour
-    assert max(len(line) for line in table.splitlines()) <= 120, table
-    # The long names are abbreviated in the middle, not dropped; the figures are scaled with units.
     long_rows = [line for line in table.splitlines() if line.startswith("a_scen")]
-    assert long_rows and all("…" in line.split()[0] for line in long_rows), table
+    assert long_rows and all(line.split()[0] == LONG for line in long_rows), table
+    assert "…" not in table
     assert "1.50 s" in table and "1.23 s" in table
 
 
-def run_on_a_terminal(perfgate_bin, tmp_path, env):
+def run_on_a_terminal(perfgate_bin, tmp_path, env, scenarios=("claim_missed",)):
     """perfgate's stdout on a pseudo-terminal, as a person at a terminal sees it."""
     main, sub = pty.openpty()
     e = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     e.update(TERM="xterm", **env)
-    p = subprocess.run([perfgate_bin, "run", "--catalog", str(CATALOG), "claim_missed", "--debug-samples",
+    p = subprocess.run([perfgate_bin, "run", "--catalog", str(CATALOG), *scenarios, "--debug-samples",
                         str(DATA / "people_read.json"), "--baseline", "none", "--json", str(tmp_path / "r.json")],
                        stdout=sub, stderr=subprocess.PIPE, env=e, timeout=120)
     os.close(sub)
@@ -180,3 +180,13 @@ def test_colour_on_a_terminal_unless_no_color(perfgate_bin, tmp_path):
     assert code == 1 and "\033[1;31mFAIL\033[0m" in coloured and "\033[32mPASS\033[0m" in coloured, coloured
     code, plain = run_on_a_terminal(perfgate_bin, tmp_path, {"NO_COLOR": "1"})
     assert code == 1 and "\033[" not in plain and "FAIL" in plain, plain
+
+
+def test_the_table_fits_120_columns_on_a_terminal(perfgate_bin, tmp_path):
+    code, table = run_on_a_terminal(perfgate_bin, tmp_path, {"NO_COLOR": "1"}, (LONG, "guard_slow"))
+    assert code == 1, table
+    lines = table.replace("\r", "").splitlines()
+    assert max(len(line) for line in lines) <= 120, table
+    # The long names are abbreviated in the middle, not dropped.
+    long_rows = [line for line in lines if line.startswith("a_scen")]
+    assert long_rows and all("…" in line.split()[0] for line in long_rows), table

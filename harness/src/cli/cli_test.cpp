@@ -65,15 +65,16 @@ TEST(SharedFlags, EveryFlagOfSeveralCommandsIsDeclaredOnceInAGroup) {
                                            << "` than in `perfgate " << seen.front().command << "`";
     }
   }
-  const std::set<std::string> expected = {"--after",         "--alpha",    "--baseline",      "--baseline-tolerance",
-                                          "--before",        "--catalog",  "--cpus",          "--db",
-                                          "--debug-samples", "--dry-run",  "--export-gbench", "--json",
-                                          "--junit",         "--lock",     "--lock-timeout",  "--max-rounds",
-                                          "--max-time",      "--measure",  "--metric",        "--min-rounds",
-                                          "--min-segment",   "--min-step", "--penalty",       "--name",
-                                          "--noise",         "--out",      "--policy",        "--profile",
-                                          "--quiet",         "--rounds",   "--scenario",      "--seed",
-                                          "--shell",         "--timeout",  "--warmup",        "--workdir"};
+  const std::set<std::string> expected = {"--after",      "--alpha",         "--baseline", "--baseline-tolerance",
+                                          "--before",     "--cannot-tell",   "--catalog",  "--cpus",
+                                          "--db",         "--debug-samples", "--dry-run",  "--export-gbench",
+                                          "--json",       "--junit",         "--lock",     "--lock-timeout",
+                                          "--max-rounds", "--max-time",      "--measure",  "--metric",
+                                          "--min-rounds", "--min-segment",   "--min-step", "--penalty",
+                                          "--name",       "--noise",         "--out",      "--policy",
+                                          "--profile",    "--quiet",         "--rounds",   "--scenario",
+                                          "--seed",       "--shell",         "--timeout",  "--warmup",
+                                          "--workdir"};
   EXPECT_EQ(shared, expected);
 }
 

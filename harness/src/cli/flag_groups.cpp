@@ -1,5 +1,7 @@
 #include "cli/flag_groups.hpp"
 
+#include <map>
+
 #include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "perfgate/enum_names.hpp"
@@ -24,9 +26,12 @@ const char* const kScenarioHelp = "NAME: a scenario of the catalog (repeatable w
 
 void rounds(CLI::App* cmd, plan::RunOptions& o) {
   shared(cmd->add_option("--min-rounds", o.min_rounds,
-                         "Measured rounds before the first look (default 8, or the profile's)")
+                         "Measured rounds before the first look (default: run and batch 8, or the profile's; ab and "
+                         "gbench 10, or the fewest a rank test of gbench's family can decide in)")
              ->check(CLI::Range(2, 100000)));
-  shared(cmd->add_option("--max-rounds", o.max_rounds, "Measured rounds at most (default 30, or the profile's)")
+  shared(cmd->add_option("--max-rounds", o.max_rounds,
+                         "Measured rounds at most (default: run and batch 30, or the profile's; ab and gbench: "
+                         "looks doubling from --min-rounds, 7 of them, while they fit 50 s; the results record both)")
              ->check(CLI::Range(2, 100000)));
   shared(cmd->add_option("--max-time", o.max_time_s,
                          "Stop after the round that passes this many seconds (default: no limit)")
@@ -96,6 +101,14 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
   shared(cmd->add_option("--export-gbench", o.outputs.gbench,
                          "FILE: also write the samples in Google Benchmark's JSON format here (for its compare.py)"));
   shared(cmd->add_flag("-q,--quiet", o.outputs.quiet, "No progress line, and no table when every gate passed"));
+  const std::map<std::string, plan::CannotTellExit> exits = {
+      {"fail", plan::CannotTellExit::Fail}, {"warn", plan::CannotTellExit::Warn}, {"pass", plan::CannotTellExit::Pass}};
+  shared(cmd->add_option("--cannot-tell", o.outputs.cannot_tell,
+                         "fail|warn|pass: when a gated comparison cannot tell (rounds or time ran out before its "
+                         "interval left the band's edge): exit 5 (fail, default), exit 0 with a warning, or exit 0; "
+                         "PERFGATE_CANNOT_TELL sets it for a whole CI job")
+             ->envname("PERFGATE_CANNOT_TELL")
+             ->transform(CLI::CheckedTransformer(exits, CLI::ignore_case)));
 }
 
 void baseline_file(CLI::App* cmd, std::string& file) {
@@ -173,9 +186,11 @@ void sides(CLI::App* cmd, std::string& before, std::string& after) {
 }
 
 void shell(CLI::App* cmd, std::string& shell) {
-  shared(cmd->add_flag("--shell{/bin/sh}", shell,
-                       "Run each command with sh -c instead of splitting it into words; --shell=SHELL another shell\n"
-                       "(hyperfine's: a name or a command line such as \"bash --norc\"; none: no shell)"));
+  shared(
+      cmd->add_flag("--shell{/bin/sh}", shell,
+                    "Run each command with sh -c instead of splitting it into words; --shell=SHELL, --shell SHELL\n"
+                    "or -S SHELL another shell (hyperfine's: a name or a command line such as \"bash --norc\";\n"
+                    "none or -N: no shell). --shell WORD takes WORD as the shell when it names one (sh, bash, ...)"));
 }
 
 void scenario(CLI::App* cmd, std::string& name) { shared(cmd->add_option("--scenario", name, kScenarioHelp)); }

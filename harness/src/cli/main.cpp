@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "common/errors.hpp"
+#include "plan/hyperfine_shell.hpp"
 
 int main(int argc, char** argv) {
   using namespace perfgate;
@@ -32,7 +33,11 @@ int main(int argc, char** argv) {
   cli::add_new_command(app);
   cli::add_bisect_command(app, args);
   try {
-    app.parse(argc, argv);
+    // hyperfine's -S SHELL and --shell SHELL, as --shell=SHELL (plan/hyperfine_shell.hpp).
+    const auto spelled = plan::with_hyperfine_shell(args);
+    std::vector<const char*> words;
+    for (const auto& w : spelled) words.push_back(w.c_str());
+    app.parse(static_cast<int>(words.size()), words.data());
   } catch (const CLI::ExtrasError& e) {
     // CLI11 lists the leftovers last word first; say it in the order they were typed.
     std::cerr << cli::unexpected_arguments(app) << "\n";

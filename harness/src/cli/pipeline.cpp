@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "cli/exports.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
+#include "common/out_folder_lock.hpp"
+#include "common/shell_words.hpp"
 #include "store/ab_text.hpp"
 #include "store/verdict_text.hpp"
 #include "suite/execute.hpp"
@@ -31,11 +34,15 @@ bool colour_wanted() {
 Shown run_plan(const plan::RunPlan& rp) {
   const bool quiet = rp.outputs.quiet;
   for (const auto& note : rp.notes) std::cerr << "perfgate: " << note << "\n";
+  std::optional<OutFolderLock> folder;  // held until every export is written
+  if (rp.outputs.json_path.empty() && !rp.outputs.out_dir.empty())
+    folder.emplace(rp.outputs.out_dir, join_command(rp.record.argv));
   Progress progress(quiet);
   const auto out = suite::execute_plan(rp, progress.sink());
 
   write_exports(run_exports(out.document, rp.outputs), out.exit_code);
-  if (!quiet || out.exit_code != kExitOk) store::print_verdict_table(std::cout, out.document, colour_wanted());
+  if (!quiet || out.exit_code != kExitOk)
+    store::print_verdict_table(std::cout, out.document, colour_wanted(), ::isatty(STDOUT_FILENO));
   const bool users_commands = std::any_of(rp.scenarios.begin(), rp.scenarios.end(),
                                           [](const plan::ScenarioPlan& s) { return s.commands() != nullptr; });
   if (users_commands && !quiet) store::print_ab_summary(std::cout, out.document, rp.outputs.time_unit);

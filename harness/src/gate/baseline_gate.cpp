@@ -35,13 +35,14 @@ std::string describe(const ShiftTest& t) {
 // Toward the bad side: +x is worse whichever way the metric points.
 double bad(double log_change, Better better) { return better == Better::Higher ? -log_change : log_change; }
 
-// Worse or better only when significant and wholly outside the band, on that side.
-std::string decide(const ShiftTest& t, double alpha, double tolerance, Better better) {
-  if (!(t.p_adjusted < alpha)) return "no significant change";
-  const bool up = t.ci[0] > 1 + tolerance, down = t.ci[1] < 1 - tolerance;
-  if (!up && !down) return "no significant change";
-  const bool lower_is_better = better == Better::Lower;
-  return (up == lower_is_better) ? "worse" : "better";
+// The interval-only rule of stats/verdict.hpp: changed when significant and wholly outside the
+// band on that side, the same when wholly inside it (not worse beyond it, for `same`), else
+// cannot tell.
+std::string decide(const ShiftTest& t, double alpha, double tolerance, Better better, stats::SameMeans same) {
+  stats::PairedRatio r;
+  r.ratio = t.change;
+  r.ci = {t.ci[0], t.ci[1]};
+  return std::string(name_of(stats::decide_interval(r, t.p_adjusted, alpha, tolerance, better, same)));
 }
 
 }  // namespace
@@ -143,7 +144,7 @@ std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model
     t.ci = {t.change, t.change};
     // A count moved or it did not: a decision, not a test, so it takes no share of the Holm family.
     t.p = t.p_adjusted = bad(x - ref, now.better) > band ? 0.0 : 1.0;
-    t.verdict = t.p == 0 ? "worse" : bad(x - ref, now.better) < -band ? "better" : "no significant change";
+    t.verdict = t.p == 0 ? "worse" : bad(x - ref, now.better) < -band ? "better" : "the same";
     t.accepted = {std::exp(ref - band), std::exp(ref + band)};
     t.why = "exact: " + std::to_string(same_cores.size()) + " accepted run(s) on " +
             std::to_string(now.as_run().cores) + " cores, any CPU model (a count of the work)" + stale_note;
@@ -231,14 +232,15 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
       ShiftTest& t = absolute ? fam[i]->absolute : fam[i]->ratio;
       t.p_adjusted = adj[i];
       if (absolute) {
-        t.verdict = decide(t, o.alpha, fam[i]->tolerance, fam[i]->now.better);
+        t.verdict = decide(t, o.alpha, fam[i]->tolerance, fam[i]->now.better, stats::SameMeans::Equivalent);
       } else {
         const Better dir = fam[i]->now.better;
-        // Better: the whole prediction interval beyond the band on the good side (reported only).
+        // A prediction test: is this run's ratio one of the accepted runs'? Not rejected at α
+        // (after Holm) is "the same" — the accepted band is what it can tell apart, and
+        // `accepted` says how wide that is. Better: the whole interval beyond the band on the
+        // good side (reported only).
         const double worst = std::max(bad(std::log(t.ci[0]), dir), bad(std::log(t.ci[1]), dir));
-        t.verdict = t.p_adjusted < o.alpha                   ? "worse"
-                    : worst < -std::log1p(fam[i]->tolerance) ? "better"
-                                                             : "no significant change";
+        t.verdict = t.p_adjusted < o.alpha ? "worse" : worst < -std::log1p(fam[i]->tolerance) ? "better" : "the same";
       }
     }
   }
@@ -256,6 +258,7 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
   }
   const auto& b = *c.entry;
   const bool passed = c.ratio.verdict != "worse";
+  g.cannot_tell = c.ratio.verdict == "cannot tell";
   char tol[32];
   std::snprintf(tol, sizeof tol, "%g%%", c.tolerance * 100);
   std::string detail = (passed ? "" : "ratio moved: ") + now + " against baseline " + format_ratio(b.ratio, b.ci) +
@@ -270,7 +273,10 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
               " on the same host, " + describe(c.absolute);
   else
     detail += c.absolute_why;
-  g.passed = passed;
+  if (g.cannot_tell)
+    detail += "; cannot tell: the interval reaches beyond the tolerance, more rounds would decide it";
+  else
+    g.passed = passed;
   g.detail = detail;
   return g;
 }

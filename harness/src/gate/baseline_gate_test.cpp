@@ -54,7 +54,7 @@ TEST(BaselineGate, SameRatioPasses) {
   auto c = gate::check_against_baseline({here(entry(0.51, 0.49, 0.53))}, b, {});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_TRUE(c[0].comparable);
-  EXPECT_EQ(c[0].ratio.verdict, "no significant change");
+  EXPECT_EQ(c[0].ratio.verdict, "the same");
   EXPECT_TRUE(gate::baseline_gate(c[0]).passed.value());
 }
 
@@ -90,7 +90,7 @@ TEST(BaselineGate, WithinToleranceIsNotAFailureEvenIfSignificant) {
   b.exists = true;
   b.entries = {accepted3(1.0, 0.999, 1.001)};
   auto c = gate::check_against_baseline({here(entry(1.03, 1.029, 1.031))}, b, {0.05, 0.05});
-  EXPECT_EQ(c[0].ratio.verdict, "no significant change");
+  EXPECT_EQ(c[0].ratio.verdict, "the same");
 }
 
 TEST(BaselineGate, MissingEntryIsNoComparableBaselineNeverAPass) {
@@ -153,7 +153,7 @@ TEST(BaselineModel, HostOffsetWithinTheAcceptedSpreadPasses) {
   auto c = check_one(on(entry(0.345, 0.340, 0.350)), base);
   EXPECT_EQ(c.ratio.rule, "between-run");
   EXPECT_EQ(c.ratio.accepted_runs, 5);
-  EXPECT_EQ(c.ratio.verdict, "no significant change");
+  EXPECT_EQ(c.ratio.verdict, "the same");
   EXPECT_TRUE(gate::baseline_gate(c).passed.value());
 }
 
@@ -176,7 +176,7 @@ TEST(BaselineModel, ChanceAgreementOfThreeRunsIsFlooredNotTrusted) {
   auto near = check_one(on(entry(0.1252, 0.121, 0.129)), base);
   EXPECT_EQ(near.ratio.rule, "between-run");
   EXPECT_NEAR(near.ratio.between_sd, 0.01, 1e-12);
-  EXPECT_EQ(near.ratio.verdict, "no significant change");
+  EXPECT_EQ(near.ratio.verdict, "the same");
   auto half = check_one(on(entry(0.34, 0.33, 0.35)), base);  // ln 0.34 / ln 0.116 = 0.5 kept
   EXPECT_EQ(half.ratio.verdict, "worse");
 }
@@ -218,7 +218,7 @@ TEST(BaselineModel, ExactCountsAreComparedOnEveryHostClassWithTheSameCores) {
   now.exact = true;
   auto same = check_one(now, base);
   EXPECT_EQ(same.ratio.rule, "exact");
-  EXPECT_EQ(same.ratio.verdict, "no significant change");
+  EXPECT_EQ(same.ratio.verdict, "the same");
   auto more = on(entry(0.0437 * 1.2, 0.0437 * 1.2, 0.0437 * 1.2));  // 20% more syscalls
   more.exact = true;
   auto c = check_one(more, base);
@@ -264,7 +264,7 @@ TEST(BaselineModel, ExactCountsOnTheSameHostClassFailOnlyBeyondTheTolerance) {
   for (auto& r : base.runs) r.ci = {0.0438, 0.0438};
   auto within = on(entry(0.0440, 0.0440, 0.0440)), beyond = on(entry(0.05, 0.05, 0.05));
   within.exact = beyond.exact = true;
-  EXPECT_EQ(check_one(within, base).ratio.verdict, "no significant change");
+  EXPECT_EQ(check_one(within, base).ratio.verdict, "the same");
   EXPECT_EQ(check_one(beyond, base).ratio.verdict, "worse");
 }
 
@@ -307,7 +307,7 @@ TEST(BaselineModel, SeveralMachinesOfAClassGateANewOneByTheirSpread) {
   auto c = check_one(near, base);
   EXPECT_EQ(c.ratio.rule, "between-machine");
   EXPECT_EQ(c.ratio.accepted_runs, 6);
-  EXPECT_EQ(c.ratio.verdict, "no significant change");
+  EXPECT_EQ(c.ratio.verdict, "the same");
   EXPECT_NE(c.ratio.why.find("6 accepted runs on 2 machines of Intel Xeon x2"), std::string::npos) << c.ratio.why;
   auto lost = on(entry(0.99, 0.98, 1.0));  // the improvement gone
   lost.host_fingerprint = "new";
@@ -320,7 +320,7 @@ TEST(BaselineModel, SeveralMachinesOfAClassGateANewOneByTheirSpread) {
   third.host_fingerprint = "new";
   auto w = check_one(third, apart);
   EXPECT_EQ(w.ratio.rule, "between-machine");
-  EXPECT_EQ(w.ratio.verdict, "no significant change");
+  EXPECT_EQ(w.ratio.verdict, "the same");
   EXPECT_GT(w.ratio.ci[1] / w.ratio.ci[0], 3.0);  // says how little it knows
 }
 
@@ -334,7 +334,7 @@ TEST(BaselineGate, AnUnboundedIntervalEndReadsInf) {
   c.ratio.rule = "between-run";
   c.ratio.change = 1.01;
   c.ratio.ci = {0.9, std::numeric_limits<double>::infinity()};
-  c.ratio.verdict = "no significant change";
+  c.ratio.verdict = "the same";
   const std::string detail = gate::baseline_gate(c).detail;
   EXPECT_NE(detail.find("+1.0% [-10.0%, +inf]"), std::string::npos) << detail;
   EXPECT_EQ(detail.find("inf%"), std::string::npos) << detail;
@@ -357,9 +357,9 @@ TEST(BaselineModel, TheAcceptedBandIsWhereTheVerdictChanges) {
     ASSERT_GT(band[1], 0.30);
     const std::string low = better == Better::Lower ? "better" : "worse";
     const std::string high = better == Better::Lower ? "worse" : "better";
-    EXPECT_EQ(probe(band[0] * 1.001).verdict, "no significant change");
+    EXPECT_EQ(probe(band[0] * 1.001).verdict, "the same");
     EXPECT_EQ(probe(band[0] * 0.999).verdict, low);
-    EXPECT_EQ(probe(band[1] * 0.999).verdict, "no significant change");
+    EXPECT_EQ(probe(band[1] * 0.999).verdict, "the same");
     EXPECT_EQ(probe(band[1] * 1.001).verdict, high);
   }
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "gate/equivalence.hpp"
+#include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
 
 using namespace perfgate;
@@ -76,7 +77,7 @@ TEST(Equivalence, SweepVariantsCompareTheirExtraField) {
 
 TEST(Policy, ImproveNeedsABetterVerdict) {
   auto better = comparison(0.5, 0.45, 0.55, stats::Verdict::Better);
-  auto same = comparison(0.99, 0.95, 1.03, stats::Verdict::NoChange);
+  auto same = comparison(0.99, 0.985, 1.01, stats::Verdict::Same);
   auto worse = comparison(1.3, 1.2, 1.4, stats::Verdict::Worse);
   using catalog::Policy;
   EXPECT_TRUE(gate::policy_gate(&better, "wall_ms", Policy::Improve).passed.value());
@@ -86,10 +87,64 @@ TEST(Policy, ImproveNeedsABetterVerdict) {
   EXPECT_FALSE(gate::policy_gate(nullptr, "wall_ms", Policy::NoRegress).passed.value());
 }
 
+// Cannot tell is never a pass, under either policy: the gate is judged and left undecided.
+TEST(Policy, CannotTellIsNeitherPassNorFail) {
+  auto open = comparison(1.06, 0.765, 1.71, stats::Verdict::CannotTell);
+  open.rounds_to_decide = 120;
+  for (auto policy : {catalog::Policy::NoRegress, catalog::Policy::Improve}) {
+    const auto g = gate::policy_gate(&open, "cpu_ms", policy);
+    EXPECT_TRUE(g.cannot_tell);
+    EXPECT_FALSE(g.passed.has_value());
+    EXPECT_NE(g.detail.find("about 120 rounds"), std::string::npos) << g.detail;
+  }
+}
+
+// The guard row: 1.06x [0.765, 1.71] against a 10% band printed "within +10% PASS".
+TEST(Guard, AnIntervalReachingBeyondTheBandCannotTell) {
+  catalog::Guard guard;
+  guard.metric = "wall_ms";
+  auto open = comparison(1.06, 0.765, 1.71, stats::Verdict::CannotTell);
+  const auto g = gate::guard_gate(&open, guard, 0.10);
+  EXPECT_TRUE(g.cannot_tell);
+  EXPECT_FALSE(g.passed.has_value());
+  auto within = comparison(1.01, 0.97, 1.05, stats::Verdict::Same);
+  EXPECT_TRUE(gate::guard_gate(&within, guard, 0.10).passed.value());
+  auto beyond = comparison(1.4, 1.2, 1.6, stats::Verdict::Worse);
+  EXPECT_FALSE(gate::guard_gate(&beyond, guard, 0.10).passed.value());
+}
+
+// The CI failure of 2026-12-05: three A/A rounds of one command, wall 1.11x [1.1, 1.11], failed the
+// guard. Three rounds give the Walsh interval at 75% at most; it decides nothing at 95%.
+TEST(Guard, ThreeRoundsDecideNothingHoweverNarrow) {
+  catalog::Guard guard;
+  guard.metric = "wall_ms";
+  model::Comparison c;
+  c.metric = "wall_ms";
+  c.better = Better::Lower;
+  c.r = stats::paired_ratio({5.1, 5.5, 5.7}, {5.7, 6.1, 6.3}, 1);
+  ASSERT_LT(c.r.ci_confidence, 0.95);
+  ASSERT_GT(c.r.ci.lo, 1.10);  // wholly beyond the band, at 75%
+  const auto g = gate::guard_gate(&c, guard, 0.10);
+  EXPECT_TRUE(g.cannot_tell);
+  EXPECT_NE(g.detail.find("too few rounds"), std::string::npos) << g.detail;
+  catalog::Claim claim{"wall_ms", 1.05, {}, "after at least 1.05x slower"};
+  c.better = Better::Higher;
+  EXPECT_TRUE(gate::claim_gate(&c, claim).cannot_tell);
+  // The same shift over eight rounds reaches 95% and fails the guard.
+  c.better = Better::Lower;
+  c.r = stats::paired_ratio({5.1, 5.5, 5.7, 5.2, 5.4, 5.6, 5.3, 5.5}, {5.7, 6.1, 6.3, 5.8, 6.1, 6.3, 6.0, 6.2}, 1);
+  ASSERT_GE(c.r.ci_confidence, 0.95);
+  EXPECT_FALSE(gate::guard_gate(&c, guard, 0.10).passed.value());
+}
+
 TEST(Claims, JudgedOnTheWholeInterval) {
   catalog::Claim claim{"wall_ms", 5, {}, "after at least 5x faster"};
   auto clear = comparison(0.15, 0.14, 0.19, stats::Verdict::Better);
   auto straddles = comparison(0.18, 0.15, 0.21, stats::Verdict::Better);
+  auto short_of = comparison(0.4, 0.35, 0.45, stats::Verdict::Better);
   EXPECT_TRUE(gate::claim_gate(&clear, claim).passed.value());
-  EXPECT_FALSE(gate::claim_gate(&straddles, claim).passed.value());
+  // Reaching both sides of 1/5: cannot tell, never a pass; wholly short of it: missed.
+  EXPECT_TRUE(gate::claim_gate(&straddles, claim).cannot_tell);
+  EXPECT_FALSE(gate::claim_gate(&straddles, claim).passed.has_value());
+  EXPECT_FALSE(gate::claim_gate(&short_of, claim).passed.value());
 }

@@ -109,18 +109,18 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
 
 namespace {
 bool guard_worse(const model::Comparison& c, double band) {
+  if (!stats::reaches_level(c.r, c.confidence)) return false;
   return c.better == Better::Higher ? c.r.ci.hi < 1 - band : c.r.ci.lo > 1 + band;
 }
 }  // namespace
 
-bool guard_decided(const model::Comparison& c, double band) {
-  const bool higher = c.better == Better::Higher;
-  const bool within = higher ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
-  // No sign of any slowdown (the interval reaches 1): nothing for more rounds to settle, and
-  // waiting on it would keep a noisy-wall A/A pair running to its budget.
-  const bool no_slowdown = higher ? c.r.ci.hi >= 1 : c.r.ci.lo <= 1;
-  return within || no_slowdown || guard_worse(c, band);
+// AFTER's guard metric is within the band when the whole interval lies below its edge.
+bool guard_within(const model::Comparison& c, double band) {
+  if (!stats::reaches_level(c.r, c.confidence)) return false;
+  return c.better == Better::Higher ? c.r.ci.lo >= 1 - band : c.r.ci.hi <= 1 + band;
 }
+
+bool guard_decided(const model::Comparison& c, double band) { return guard_within(c, band) || guard_worse(c, band); }
 
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band) {
   model::GateResult g{model::GateKind::Guard, "no regress on " + guard.metric};
@@ -131,12 +131,18 @@ model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& g
     g.detail = guard.metric + " was not measured on both sides: nothing to guard";
     return g;
   }
-  const bool worse = guard_worse(*c, band);
-  g.passed = !worse;
+  const bool worse = guard_worse(*c, band), within = guard_within(*c, band);
+  if (worse || within)
+    g.passed = within;
+  else
+    g.cannot_tell = true;
   g.detail = "after/before " + guard.metric + " " + fixed(c->r.ratio, "%.3g") + "x [" + fixed(c->r.ci.lo, "%.3g") +
              ", " + fixed(c->r.ci.hi, "%.3g") + "], band ±" + fixed(100 * band, "%.1f") + "%" +
-             (worse ? ": AFTER is slower beyond the band (an AFTER that trades CPU for waiting fails here)"
-                    : ": within the band");
+             (worse ? std::string(": AFTER is slower beyond the band (an AFTER that trades CPU for waiting fails here)")
+              : within ? std::string(": within the band")
+              : !stats::reaches_level(c->r, c->confidence)
+                  ? ": cannot tell, too few rounds for a " + fixed(100 * c->confidence, "%.0f") + "% interval"
+                  : std::string(": cannot tell, the interval reaches beyond the band; more rounds would decide it"));
   return g;
 }
 

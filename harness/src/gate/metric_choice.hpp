@@ -45,16 +45,15 @@ nlohmann::json to_json(const MetricChoice&);
 // AFTER that trades half its work for a longer wait still lands well beyond.
 double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard& guard, double noise);
 
-// Fails when the guard metric's whole interval lies above 1 + band (a significant slowdown
-// beyond its noise). `c` is the after/before comparison of the guard metric (null: not
-// measured, which passes with a note, since the gated metric still decides).
+// Fails when the guard metric's whole interval lies above 1 + band (a slowdown beyond its
+// noise), passes when it lies wholly below, and otherwise cannot tell (never a pass). `c` is
+// the after/before comparison of the guard metric (null: not measured, which passes with a
+// note, since the gated metric still decides).
 model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& guard, double band);
 
-// Whether the guard has its own decision yet: its whole interval beyond the band (it fails),
-// wholly on the good side of it, or reaching 1 (no sign of a slowdown at all: it passes). Open
-// means significantly slower but not yet known to be beyond the band; the stopping rule waits
-// while it is open, so a CPU gate decided at the first look cannot end the rounds before a
-// small trade of CPU for waiting shows.
+// Whether the guard has its own decision yet: its whole interval beyond the band (it fails) or
+// wholly within it (it passes). The stopping rule waits while it is open, so a CPU gate decided
+// at the first look cannot end the rounds before a small trade of CPU for waiting shows.
 bool guard_decided(const model::Comparison& c, double band);
 
 }  // namespace perfgate::gate

@@ -29,16 +29,29 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
     g.detail = "no paired samples of " + metric + " to decide on";
     return g;
   }
-  const std::string verdict = std::string(name_of(c->verdict));
-  const bool passed = improve ? c->verdict == stats::Verdict::Better : c->verdict != stats::Verdict::Worse;
-  g.passed = passed;
+  using stats::Verdict;
+  if (c->verdict == Verdict::CannotTell)
+    g.cannot_tell = true;
+  else
+    g.passed = improve ? c->verdict == Verdict::Better : c->verdict != Verdict::Worse;
   g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
              pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
-             verdict +
-             (passed    ? ""
-              : improve ? " — AFTER must be significantly better"
-                        : " — AFTER is significantly worse");
+             std::string(name_of(c->verdict));
+  if (g.cannot_tell)
+    g.detail += " — " + what_would_decide(*c);
+  else if (!*g.passed)
+    g.detail += improve ? " — AFTER must be better beyond the band" : " — AFTER is worse beyond the band";
   return g;
+}
+
+std::string what_would_decide(const model::Comparison& c) {
+  std::string s = "the interval reaches across the edge of the band";
+  if (c.rounds_to_decide)
+    s += "; about " + std::to_string(*c.rounds_to_decide) + " rounds at this spread would decide it (" +
+         std::to_string(c.r.n) + " were run)";
+  else
+    s += "; more rounds, or a band the spread supports, would decide it";
+  return s;
 }
 
 model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim) {
@@ -50,11 +63,18 @@ model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& c
     g.detail = "no paired samples of " + claim.metric;
     return g;
   }
-  const bool ok = stats::meets_factor(c->r, claim.factor, c->better);
-  g.passed = ok;
+  // An interval short of its level (too few rounds) decides neither way.
+  const bool level = stats::reaches_level(c->r, c->confidence);
+  const bool met = level && stats::meets_factor(c->r, claim.factor, c->better);
+  const bool missed = level && stats::misses_factor(c->r, claim.factor, c->better);
+  if (met || missed)
+    g.passed = met;
+  else
+    g.cannot_tell = true;
   const double factor = c->better == Better::Higher ? c->r.ratio : 1.0 / c->r.ratio;
   g.detail = "measured " + num(factor) + "x " + std::string(name_of(c->better)) + " (ratio " + format_ratio(*c) +
-             "); the whole interval must clear " + num(claim.factor) + "x";
+             "); the whole interval must clear " + num(claim.factor) + "x" +
+             (g.cannot_tell ? ": cannot tell, the interval reaches both sides of it" : "");
   return g;
 }
 

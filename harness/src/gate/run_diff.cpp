@@ -67,16 +67,21 @@ std::array<double, 2> two_run_interval(std::size_t n_old, std::size_t n_new, std
   return {perfgate::percentile_sorted(values, 0.025), perfgate::percentile_sorted(values, 0.975)};
 }
 
+// benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
 std::string verdict_text(stats::Verdict v) {
-  return v == stats::Verdict::Worse ? "worse" : v == stats::Verdict::Better ? "better" : "~";
+  return v == stats::Verdict::Worse    ? "worse"
+         : v == stats::Verdict::Better ? "better"
+         : v == stats::Verdict::Same   ? "same"
+                                       : "~";
 }
 
-// The one verdict rule of the project (stats::decide): significant after correction and the
-// interval wholly outside the noise band.
+// Two runs compared: the interval-only rule (stats::decide_interval) — changed when significant
+// after correction and wholly outside the noise band, the same when wholly inside it.
 std::string verdict_of(const std::array<double, 2>& ci, double p_adjusted, Better better, const DiffOptions& opt) {
   stats::PairedRatio interval;
   interval.ci = {ci[0], ci[1]};
-  return verdict_text(stats::decide(interval, p_adjusted, opt.alpha, opt.noise, better));
+  return verdict_text(
+      stats::decide_interval(interval, p_adjusted, opt.alpha, opt.noise, better, stats::SameMeans::Equivalent));
 }
 
 std::vector<std::string> metrics_to_show(const model::ScenarioResult& s, const DiffOptions& opt) {

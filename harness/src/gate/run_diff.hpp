@@ -44,7 +44,7 @@ struct DiffRow {
   double change = 1;                                                      // new / old median
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
-  std::string verdict = "~";  // better, worse, ~ (no significant change)
+  std::string verdict = "~";  // better, worse, same, ~ (cannot tell)
 };
 
 // One row the regression gate judges: a gated variant's row, corrected by its reference's.

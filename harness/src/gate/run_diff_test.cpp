@@ -72,7 +72,7 @@ const gate::DiffRow& row_of(const gate::RunDiff& d, const std::string& variant) 
 
 }  // namespace
 
-TEST(RunDiff, SlowerAfterIsWorseAndUnchangedBeforeIsTilde) {
+TEST(RunDiff, SlowerAfterIsWorseAndUnchangedBeforeIsTheSame) {
   std::vector<double> a, b;
   for (int i = 0; i < 10; ++i) {
     a.push_back(5 + 0.01 * i);
@@ -86,7 +86,7 @@ TEST(RunDiff, SlowerAfterIsWorseAndUnchangedBeforeIsTilde) {
       EXPECT_NEAR(r.change, 1.4, 0.01);
       EXPECT_LT(r.p_adjusted, 0.05);
     } else {
-      EXPECT_EQ(r.verdict, "~");
+      EXPECT_EQ(r.verdict, "same");
     }
   }
   EXPECT_TRUE(d.same_host);
@@ -113,7 +113,7 @@ TEST(RunDiff, DriftThatMovesBeforeAndAfterAlikeFailsNoGate) {
   EXPECT_NEAR(g.change, 1.0, 1e-9);
   EXPECT_LE(g.ci[0], 1.0);
   EXPECT_GE(g.ci[1], 1.0);
-  EXPECT_EQ(g.verdict, "~");
+  EXPECT_EQ(g.verdict, "same");
   EXPECT_EQ(d.regressions(), 0);
   EXPECT_EQ(gate::nothing_comparable(d, {}), "");
 }
@@ -218,7 +218,7 @@ TEST(RunDiff, ZeroValuesAreJudgedRaw) {
   ASSERT_EQ(d.gate.size(), 1u);
   EXPECT_FALSE(d.gate[0].drift_corrected);
   EXPECT_EQ(d.gate[0].basis, "a value is 0, no ratio per round");
-  EXPECT_EQ(d.gate[0].verdict, "~");
+  EXPECT_EQ(d.gate[0].verdict, "same");
 }
 
 TEST(RunDiff, NothingComparableSaysWhy) {

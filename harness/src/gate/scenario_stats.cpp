@@ -91,27 +91,45 @@ std::vector<std::string> check_declared_exact(model::Summaries& summaries,
   return notes;
 }
 
-void decide_family(const std::vector<Comparison*>& family, double alpha, double noise) {
+namespace {
+
+// Every decided field of one comparison at `alpha` (this look's level, already per family).
+void record(Comparison& c, const stats::Decided& d, double p_adjusted, double alpha, double noise) {
+  c.p_adjusted = p_adjusted;
+  c.verdict = d.verdict;
+  c.alpha_corrected = alpha;
+  c.detectable_effect.reset();
+  c.rounds_to_decide.reset();
+  if (!c.r.log_scale) return;
+  c.detectable_effect = stats::detectable_effect(c.r.log_ratios, alpha, noise);
+  if (c.verdict == stats::Verdict::CannotTell)
+    c.rounds_to_decide = stats::rounds_to_decide(c.r.log_ratios, alpha, noise, c.same_means, c.better);
+}
+
+}  // namespace
+
+void decide_family(const std::vector<Comparison*>& family, double alpha, double noise, int decided_elsewhere) {
   std::vector<double> p;
-  for (const auto* c : family) p.push_back(c->r.p_wilcoxon);
-  std::vector<double> adjusted = stats::holm(p);
-  for (std::size_t i = 0; i < family.size(); ++i) {
-    family[i]->p_adjusted = adjusted[i];
-    family[i]->verdict = stats::decide(family[i]->r, adjusted[i], alpha, noise, family[i]->better);
-    family[i]->alpha_corrected = alpha / static_cast<double>(family.size());
-    if (family[i]->r.log_scale)
-      family[i]->detectable_effect =
-          stats::detectable_effect(family[i]->r.log_ratios, family[i]->alpha_corrected, noise);
+  std::vector<stats::StateTests> tests;
+  for (const auto* c : family) {
+    p.push_back(c->r.p_wilcoxon);
+    tests.push_back(stats::state_tests(c->r, noise, c->better, c->same_means));
   }
+  // Members other shards decide count in the correction as tests that reject nothing (p = 1).
+  for (int i = 0; i < decided_elsewhere; ++i) {
+    p.push_back(1);
+    tests.push_back({});
+  }
+  const std::vector<double> adjusted = stats::holm(p);
+  const auto decided = stats::decide_verdicts(tests, alpha);
+  for (std::size_t i = 0; i < family.size(); ++i)
+    record(*family[i], decided[i], adjusted[i], alpha / static_cast<double>(p.size()), noise);
 }
 
 void decide_exploratory(const std::vector<Comparison*>& comparisons, double alpha, double noise) {
-  for (auto* c : comparisons) {
-    c->p_adjusted = c->r.p_wilcoxon;
-    c->verdict = stats::decide(c->r, c->p_adjusted, alpha, noise, c->better);
-    c->alpha_corrected = alpha;
-    if (c->r.log_scale) c->detectable_effect = stats::detectable_effect(c->r.log_ratios, alpha, noise);
-  }
+  for (auto* c : comparisons)
+    record(*c, stats::decide_verdicts({stats::state_tests(c->r, noise, c->better, c->same_means)}, alpha)[0],
+           c->r.p_wilcoxon, alpha, noise);
 }
 
 }  // namespace perfgate::gate

@@ -26,9 +26,12 @@ std::vector<model::Comparison> compare_samples(const std::vector<run::Sample>& s
                                                const std::vector<VariantPair>& pairs,
                                                const std::set<std::string>& gated_metrics, std::uint64_t seed);
 
-// Holm across `family`, then the verdict rule at `alpha` with the noise band. The detectable
-// effect is computed at alpha / |family| (Holm's first, strictest step: conservative).
-void decide_family(const std::vector<model::Comparison*>& family, double alpha, double noise);
+// Holm across `family` (plus `decided_elsewhere` members other shards decide), then each
+// comparison's verdict — better, worse, the same or cannot tell (stats/verdict.hpp) — at
+// `alpha` with the noise band. The detectable effect is computed at alpha / |family| (Holm's
+// first, strictest step: conservative).
+void decide_family(const std::vector<model::Comparison*>& family, double alpha, double noise,
+                   int decided_elsewhere = 0);
 // Comparisons that gate nothing (every other metric, every sweep variant): the verdict rule on
 // the unadjusted p. Exploratory by design — correcting hundreds of descriptive comparisons
 // would hide every effect — and the results say so (p_wilcoxon_adjusted == p_wilcoxon).

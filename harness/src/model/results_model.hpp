@@ -45,7 +45,11 @@ struct Comparison {
   stats::PairedRatio r;
   double confidence = 0.95;  // the level asked for (r.ci_confidence: the level achieved)
   double p_adjusted = 1;
-  stats::Verdict verdict = stats::Verdict::NoChange;
+  stats::Verdict verdict = stats::Verdict::CannotTell;
+  // What "the same" asks of it: not worse beyond the band (a no-regress gate), or inside ±band.
+  stats::SameMeans same_means = stats::SameMeans::Equivalent;
+  // Cannot tell: the rounds its observed spread needs to decide (stats::rounds_to_decide).
+  std::optional<int> rounds_to_decide;
   // The smallest slowdown this comparison would have flagged with 80% power (stats/power.hpp)
   // at alpha_corrected, noise band included; null when its rounds cannot decide at all.
   double alpha_corrected = 0.05;
@@ -63,18 +67,20 @@ constexpr std::array<std::pair<GateKind, std::string_view>, 5> names(GateKind) {
 
 // How a run ended (results' outcome.status) and why its rounds stopped (run.stop_reason):
 // running until it ends, so a file left by a killed run says so.
-enum class RunStatus { Running, Passed, Failed, Interrupted, Error };
-constexpr std::array<std::pair<RunStatus, std::string_view>, 5> names(RunStatus) {
+enum class RunStatus { Running, Passed, Failed, Interrupted, Error, CannotTell };
+constexpr std::array<std::pair<RunStatus, std::string_view>, 6> names(RunStatus) {
   return {{{RunStatus::Running, "running"},
            {RunStatus::Passed, "passed"},
            {RunStatus::Failed, "failed"},
+           {RunStatus::CannotTell, "cannot tell"},
            {RunStatus::Interrupted, "interrupted"},
            {RunStatus::Error, "error"}}};
 }
-enum class RunStop { Running, Completed, GateFailed, Error, Interrupted };
-constexpr std::array<std::pair<RunStop, std::string_view>, 5> names(RunStop) {
+enum class RunStop { Running, Completed, GateFailed, CannotTell, Error, Interrupted };
+constexpr std::array<std::pair<RunStop, std::string_view>, 6> names(RunStop) {
   return {{{RunStop::Running, "running"},
            {RunStop::Completed, "completed"},
+           {RunStop::CannotTell, "cannot tell"},
            {RunStop::GateFailed, "gate failed"},
            {RunStop::Error, "error"},
            {RunStop::Interrupted, "interrupted"}}};
@@ -95,6 +101,8 @@ struct GateResult {
   // table prints beside it; empty for a gate of no metric (equivalence, a statement count).
   std::string metric;
   std::optional<double> factor;  // claim: the factor AFTER must clear
+  // Judged, and the evidence decides neither way (passed stays null): exit 5, not a pass.
+  bool cannot_tell = false;
   bool failed() const { return passed.has_value() && !*passed; }
 };
 

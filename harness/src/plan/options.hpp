@@ -17,11 +17,16 @@ namespace perfgate::plan {
 
 // Where a run's documents go: the results (--json FILE, else --out DIR/results.json, else none)
 // and what is written from them (cli/exports.hpp); --quiet keeps the terminal to failures.
+// What the exit code says when a gated comparison cannot tell (--cannot-tell): 5 (fail, the
+// default), 0 with a warning (warn), or 0 (pass). The results record the state either way.
+enum class CannotTellExit { Fail, Warn, Pass };
+
 struct Outputs {
   std::string out_dir, json_path;
-  // JUnit XML, Google Benchmark JSON, ab's markdown and CSV tables (empty: none), and the unit
-  // ab's tables print times in (empty: chosen per table).
-  std::string junit, gbench, ab_markdown, ab_csv, time_unit;
+  CannotTellExit cannot_tell = CannotTellExit::Fail;
+  // JUnit XML, Google Benchmark JSON, ab's markdown and CSV tables and hyperfine's JSON (empty:
+  // none), and the unit ab's tables print times in (empty: chosen per table).
+  std::string junit, gbench, ab_markdown, ab_csv, ab_hyperfine_json, time_unit;
   bool quiet = false;
   // The results file they name; empty: not written.
   std::string results_file() const {

@@ -83,6 +83,7 @@ PairedRatio paired_ratio(const std::vector<double>& before, const std::vector<do
   // A zero makes log-ratios undefined, so fall back to the ratio of medians: robust to the
   // zeros of a count and still 1 when nothing changed.
   out.ratio = ratio_of_medians(median(after), median(before));
+  out.ci_confidence = confidence;
   std::vector<double> scratch_before(n);
   std::vector<double> scratch_after(n);
   out.ci = bootstrap_ci(n, seed, resamples, confidence, [&](const std::vector<std::size_t>& idx) {
@@ -101,5 +102,7 @@ PairedRatio paired_ratio(const std::vector<double>& before, const std::vector<do
   out.wilcoxon_method = w.method;
   return out;
 }
+
+bool reaches_level(const PairedRatio& r, double asked) { return r.zero_spread || r.ci_confidence + 1e-9 >= asked; }
 
 }  // namespace perfgate::stats

@@ -39,4 +39,9 @@ struct PairedRatio {
 PairedRatio paired_ratio(const std::vector<double>& before, const std::vector<double>& after, std::uint64_t seed,
                          int resamples = 10000, double confidence = 0.95);
 
+// Whether the interval holds at the level `asked`: with fewer rounds than the level needs the
+// Walsh interval is the rounds' whole range at a lower level (3 rounds: 75%), which decides
+// nothing at `asked`. A zero-spread ratio is exact.
+bool reaches_level(const PairedRatio& r, double asked);
+
 }  // namespace perfgate::stats

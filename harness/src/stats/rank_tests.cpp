@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <utility>
 
 namespace perfgate::stats {
 
@@ -66,6 +67,13 @@ double normal_two_sided(double s, double mean, double var) {
   return two_sided(p_le, p_ge);
 }
 
+// The one-sided tails P(S <= s) and P(S >= s) under the same approximation.
+std::pair<double, double> normal_tails(double s, double mean, double var) {
+  if (!(var > 0.0)) return {1.0, 1.0};
+  const double sd = std::sqrt(var);
+  return {std::min(1.0, normal_cdf((s + 0.5 - mean) / sd)), std::min(1.0, normal_cdf(-(s - 0.5 - mean) / sd))};
+}
+
 }  // namespace
 
 TestResult wilcoxon_signed_rank(const std::vector<double>& differences) {
@@ -107,14 +115,15 @@ TestResult wilcoxon_signed_rank(const std::vector<double>& differences) {
       if (s <= w_plus2) p_le += prob[static_cast<std::size_t>(s)];
       if (s >= w_plus2) p_ge += prob[static_cast<std::size_t>(s)];
     }
-    return {statistic, two_sided(p_le, p_ge), "exact", n};
+    return {statistic, two_sided(p_le, p_ge), "exact", n, std::min(1.0, p_le), std::min(1.0, p_ge)};
   }
 
   const auto nd = static_cast<double>(n);
   const double mean = nd * (nd + 1.0) / 4.0;
   const double var = nd * (nd + 1.0) * (2.0 * nd + 1.0) / 24.0 - tie_term(ranks.tie_sizes) / 48.0;
   const double w_plus = static_cast<double>(w_plus2) / 2.0;
-  return {statistic, normal_two_sided(w_plus, mean, var), "normal", n};
+  const auto [p_le, p_ge] = normal_tails(w_plus, mean, var);
+  return {statistic, normal_two_sided(w_plus, mean, var), "normal", n, p_le, p_ge};
 }
 
 TestResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y) {

@@ -12,6 +12,9 @@ struct TestResult {
   double p_value;      // two-sided: min(1, 2 * min(P(S <= s), P(S >= s)))
   std::string method;  // "exact" or "normal"
   std::size_t n;
+  // Wilcoxon only, one-sided: P(W+ <= w+) ("the differences lie below 0") and P(W+ >= w+)
+  // ("above 0"); the tests the three answers of verdict.hpp are made of.
+  double p_less = 1, p_greater = 1;
 };
 
 // Up to this many non-zero differences (Wilcoxon) or observations per group (Mann-Whitney),

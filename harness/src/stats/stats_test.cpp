@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -260,30 +261,114 @@ ps::PairedRatio with_ci(double lo, double hi) {
 }
 }  // namespace
 
-TEST(Verdict, SignificantInsideNoiseBandIsNoChange) {
-  // A 1% change, however significant, is inside the +-2% band.
-  EXPECT_EQ(ps::decide(with_ci(0.985, 0.995), 0.001, 0.05, 0.02, ps::Better::Lower), ps::Verdict::NoChange);
-  // Reaching into the band is not "wholly outside" it.
-  EXPECT_EQ(ps::decide(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower), ps::Verdict::NoChange);
+TEST(Verdict, IntervalInsideTheBandIsTheSame) {
+  const auto eq = ps::SameMeans::Equivalent;
+  // A 1% change, however significant, is inside the +-2% band: the same.
+  EXPECT_EQ(ps::decide_interval(with_ci(0.985, 0.995), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Same);
+  // Reaching across the band's edge is neither outside nor inside it: cannot tell.
+  EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, eq),
+            ps::Verdict::CannotTell);
+  // No-regress asks only "not worse beyond the band": an interval reaching -5% is the same.
+  EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, ps::SameMeans::NotWorse),
+            ps::Verdict::Same);
 }
 
-TEST(Verdict, OutsideBandButNotSignificantIsNoChange) {
-  EXPECT_EQ(ps::decide(with_ci(0.80, 0.90), 0.20, 0.05, 0.02, ps::Better::Lower), ps::Verdict::NoChange);
-  EXPECT_EQ(ps::decide(with_ci(0.80, 0.90), 0.05, 0.05, 0.02, ps::Better::Lower), ps::Verdict::NoChange);
+TEST(Verdict, OutsideBandButNotSignificantCannotTell) {
+  const auto eq = ps::SameMeans::Equivalent;
+  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.20, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::CannotTell);
+  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.05, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::CannotTell);
 }
 
 TEST(Verdict, EachDirection) {
   // Smaller AFTER: better when lower is better, worse when higher is better; and vice versa.
-  EXPECT_EQ(ps::decide(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Lower), ps::Verdict::Better);
-  EXPECT_EQ(ps::decide(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Higher), ps::Verdict::Worse);
-  EXPECT_EQ(ps::decide(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Lower), ps::Verdict::Worse);
-  EXPECT_EQ(ps::decide(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Higher), ps::Verdict::Better);
+  const auto eq = ps::SameMeans::Equivalent;
+  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Better);
+  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Higher, eq), ps::Verdict::Worse);
+  EXPECT_EQ(ps::decide_interval(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Worse);
+  EXPECT_EQ(ps::decide_interval(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Higher, eq), ps::Verdict::Better);
 }
 
 TEST(Verdict, Names) {
   EXPECT_EQ(perfgate::name_of(ps::Verdict::Better), "better");
   EXPECT_EQ(perfgate::name_of(ps::Verdict::Worse), "worse");
-  EXPECT_EQ(perfgate::name_of(ps::Verdict::NoChange), "no significant change");
+  EXPECT_EQ(perfgate::name_of(ps::Verdict::Same), "the same");
+  EXPECT_EQ(perfgate::name_of(ps::Verdict::CannotTell), "cannot tell");
+}
+
+namespace {
+// Per-round log-ratios: `shift` plus normal noise of sd `sigma`, from one seeded stream.
+std::vector<double> rounds(std::mt19937_64& rng, int n, double shift, double sigma) {
+  std::normal_distribution<double> noise(shift, sigma);
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) out.push_back(noise(rng));
+  return out;
+}
+
+ps::Verdict verdict_of_rounds(const std::vector<double>& logs, ps::SameMeans same, double alpha = 0.05) {
+  ps::PairedRatio r;
+  r.log_scale = true;
+  r.log_ratios = logs;
+  r.n = logs.size();
+  return ps::decide_verdicts({ps::state_tests(r, 0.02, ps::Better::Lower, same)}, alpha)[0].verdict;
+}
+}  // namespace
+
+TEST(Verdict, FiveRoundsOfTwiceTheCostCannotPass) {
+  // The case: 2.2x the CPU in five rounds. The exact one-sided test cannot reach 0.025
+  // with five rounds (1/32 > 0.025), so it is not "worse" — and never "the same".
+  const std::vector<double> logs(5, std::log(2.2));
+  std::vector<double> jittered;
+  for (std::size_t i = 0; i < logs.size(); ++i) jittered.push_back(logs[i] + 0.01 * static_cast<double>(i));
+  EXPECT_EQ(verdict_of_rounds(jittered, ps::SameMeans::NotWorse), ps::Verdict::CannotTell);
+  // Six rounds reach it (1/64 < 0.025).
+  jittered.push_back(std::log(2.2) + 0.05);
+  EXPECT_EQ(verdict_of_rounds(jittered, ps::SameMeans::NotWorse), ps::Verdict::Worse);
+}
+
+TEST(Verdict, StatesFromRounds) {
+  std::mt19937_64 rng(7);
+  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, 0.0, 0.005), ps::SameMeans::Equivalent), ps::Verdict::Same);
+  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, 0.10, 0.01), ps::SameMeans::Equivalent), ps::Verdict::Worse);
+  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, -0.10, 0.01), ps::SameMeans::Equivalent), ps::Verdict::Better);
+  // Noise far wider than the band over few rounds: neither.
+  EXPECT_EQ(verdict_of_rounds(rounds(rng, 8, 0.0, 0.2), ps::SameMeans::Equivalent), ps::Verdict::CannotTell);
+}
+
+// The rule's error rates by simulation (2,000 runs of 30 rounds each, sd 3% per round, band 2%,
+// alpha 0.05): nothing moved → "worse" at most alpha/2 of the time; a true +4% (beyond the band)
+// → "the same" at most alpha/2 of the time (coverage of the same); a true +10% caught nearly
+// always.
+TEST(Verdict, SimulatedErrorRatesStayUnderAlpha) {
+  std::mt19937_64 rng(20261205);
+  const int runs = 2000;
+  int aa_worse = 0, beyond_same = 0, big_caught = 0, aa_same = 0;
+  for (int i = 0; i < runs; ++i) {
+    const auto aa = verdict_of_rounds(rounds(rng, 30, 0.0, 0.03), ps::SameMeans::NotWorse);
+    aa_worse += aa == ps::Verdict::Worse;
+    aa_same += aa == ps::Verdict::Same;
+    beyond_same +=
+        verdict_of_rounds(rounds(rng, 30, std::log(1.04), 0.03), ps::SameMeans::NotWorse) == ps::Verdict::Same;
+    big_caught +=
+        verdict_of_rounds(rounds(rng, 30, std::log(1.10), 0.03), ps::SameMeans::NotWorse) == ps::Verdict::Worse;
+  }
+  EXPECT_LE(aa_worse, runs * 0.025);
+  EXPECT_LE(beyond_same, runs * 0.025);
+  EXPECT_GE(big_caught, runs * 0.95);
+  EXPECT_GE(aa_same, runs * 0.5);  // and "the same" is usually earned when nothing moved
+}
+
+TEST(Verdict, RoundsToDecideGrowWithTheSpread) {
+  std::mt19937_64 rng(3);
+  const auto narrow = rounds(rng, 10, 0.0, 0.02), wide = rounds(rng, 10, 0.0, 0.08);
+  const auto a = ps::rounds_to_decide(narrow, 0.05, 0.02, ps::SameMeans::NotWorse, ps::Better::Lower);
+  const auto b = ps::rounds_to_decide(wide, 0.05, 0.02, ps::SameMeans::NotWorse, ps::Better::Lower);
+  ASSERT_TRUE(a && b);
+  EXPECT_LT(*a, *b);
+}
+
+TEST(Verdict, ClaimMissedWhenEvenTheBestEndFallsShort) {
+  EXPECT_TRUE(ps::misses_factor(with_ci(0.2, 0.3), 10, ps::Better::Lower));
+  EXPECT_FALSE(ps::misses_factor(with_ci(0.05, 0.3), 10, ps::Better::Lower));
 }
 
 TEST(Verdict, MeetsFactorOnTheWholeInterval) {

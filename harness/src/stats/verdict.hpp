@@ -1,9 +1,26 @@
-// From a paired ratio to a verdict, and to "at least N times better".
+// The three answers a gated comparison can give — changed (better or worse), the same, or
+// cannot tell — each earned by a test at a stated level, never by the absence of one; and
+// "at least N times better".
+//
+// With r the per-round log-ratios (AFTER / BEFORE, turned so that above 0 is worse) and b the
+// noise band, one-sided signed-rank tests of the shifted rounds (the Wilcoxon test the Walsh
+// interval inverts, so "the test rejects at a/2" is "the interval at 1 − a lies beyond the edge"):
+//   worse   rejects θ ≤ ln(1 + b)                      (the interval wholly above +band)
+//   better  rejects θ ≥ ln(1 − b)                      (wholly below −band)
+//   same    rejects θ ≥ ln(1 + b)         (no-regress: non-inferiority, wholly below +band)
+//           rejects both θ ≥ ln(1 + b) and θ ≤ ln(1 − b)   (otherwise: equivalence, TOST,
+//                                                          wholly inside ±band)
+// Each kind of answer is Holm-corrected across the run's gated comparisons at the look's level,
+// so "worse" when nothing moved and "the same" when something moved beyond the band each stay
+// under alpha. A comparison none of its tests decides is "cannot tell": more rounds, more time
+// or a wider band would decide it (rounds_to_decide says how many rounds).
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "perfgate/better.hpp"  // Better: the metric's direction
 #include "stats/paired.hpp"
@@ -11,22 +28,58 @@
 namespace perfgate::stats {
 
 using perfgate::Better;
-enum class Verdict { Better, Worse, NoChange };
+enum class Verdict { Better, Worse, Same, CannotTell };
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 3> names(Verdict) {
-  return {{{Verdict::Better, "better"}, {Verdict::Worse, "worse"}, {Verdict::NoChange, "no significant change"}}};
+constexpr std::array<std::pair<Verdict, std::string_view>, 4> names(Verdict) {
+  return {{{Verdict::Better, "better"},
+           {Verdict::Worse, "worse"},
+           {Verdict::Same, "the same"},
+           {Verdict::CannotTell, "cannot tell"}}};
 }
 
-// Better or Worse only when both hold: p_adjusted < alpha (p_adjusted already corrected for
-// every comparison of the run, e.g. by holm()) and the CI lies wholly outside the noise band
-// [1 - noise, 1 + noise], on AFTER's good side (Better) or bad side (Worse) given `better`.
-// Anything else, a NaN p included, is NoChange. Throws std::invalid_argument unless
-// 0 < alpha <= 1 and 0 <= noise < 1.
-Verdict decide(const PairedRatio& r, double p_adjusted, double alpha, double noise, Better better);
+// What "the same" means: no-regress asks only that AFTER is not worse beyond the band
+// (non-inferiority); improve and exploratory comparisons ask that it lies inside ±band.
+enum class SameMeans { NotWorse, Equivalent };
+
+// The one-sided p-values of one comparison.
+struct StateTests {
+  double p_worse = 1, p_better = 1, p_same = 1;
+};
+
+// From the per-round log-ratios when the comparison has them; for a ratio of medians (counts
+// with zeros) from its bootstrap interval and the two-sided rank test: beyond an edge, p/2;
+// inside the band, the same at p = 0 (the interval's own level, uncorrected). Zero spread: exact.
+// Throws std::invalid_argument unless 0 <= band < 1.
+StateTests state_tests(const PairedRatio& r, double band, Better better, SameMeans same);
+
+struct Decided {
+  Verdict verdict = Verdict::CannotTell;
+  double p_worse = 1, p_better = 1, p_same = 1;  // Holm-adjusted
+};
+
+// Holm across `tests` (the run's gated comparisons) with each one-sided test at alpha / 2, so
+// every state is the two-sided interval at 1 − alpha (corrected) against the band. Better wins
+// over the same when both are earned. Throws std::invalid_argument unless 0 < alpha <= 1.
+std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, double alpha);
+
+// One comparison from its interval alone (two runs compared, no rounds): outside the band with
+// p_adjusted < alpha is changed, inside it is the same, else cannot tell.
+Verdict decide_interval(const PairedRatio& r, double p_adjusted, double alpha, double band, Better better,
+                        SameMeans same);
+
+// For a comparison that cannot tell: the rounds its observed spread needs, at `alpha`, to
+// decide either way, from the normal approximation of the signed-rank interval:
+// n ≥ (z σ √(π/3) / distance to the deciding edge)², and never fewer than the exact rank test
+// needs to reject at all (stats/power.hpp: min_rank_rounds). Rounds in all, not more. Null with no spread, no
+// log-ratios, or an estimate on the edge itself.
+std::optional<int> rounds_to_decide(const std::vector<double>& log_ratios, double alpha, double band, SameMeans same,
+                                    Better better);
 
 // "AFTER is at least `factor` x better", judged on the whole interval, not the point estimate:
 // Lower: ci.hi <= 1 / factor; Higher: ci.lo >= factor. Throws std::invalid_argument unless
 // factor > 0.
 bool meets_factor(const PairedRatio& r, double factor, Better better);
+// ... and the opposite answer: even the interval's best end does not reach the factor.
+bool misses_factor(const PairedRatio& r, double factor, Better better);
 
 }  // namespace perfgate::stats

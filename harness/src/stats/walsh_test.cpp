@@ -98,10 +98,11 @@ TEST(ZeroSpread, IdenticalRoundsDecideWithoutARankTest) {
   EXPECT_EQ(r.p_wilcoxon, 0.0);
   EXPECT_EQ(r.wilcoxon_method, "zero-spread");
   EXPECT_DOUBLE_EQ(r.ci.lo, r.ci.hi);
-  EXPECT_EQ(decide(r, 0.0, 0.05 / 36, 0.02, Better::Lower), Verdict::Better);
+  const auto eq = SameMeans::Equivalent;
+  EXPECT_EQ(decide_verdicts({state_tests(r, 0.02, Better::Lower, eq)}, 0.05 / 36)[0].verdict, Verdict::Better);
   auto same = paired_ratio(before, before, 1);
   EXPECT_EQ(same.p_wilcoxon, 1.0);
-  EXPECT_EQ(decide(same, 1.0, 0.05, 0.02, Better::Lower), Verdict::NoChange);
+  EXPECT_EQ(decide_verdicts({state_tests(same, 0.02, Better::Lower, eq)}, 0.05)[0].verdict, Verdict::Same);
   // One round that differs brings the rank test back.
   after[3] = 132;
   EXPECT_FALSE(paired_ratio(before, after, 1).zero_spread);

@@ -42,21 +42,6 @@ const model::MetricSummary* summary(const model::ScenarioResult& s, const std::s
   return m == v->second.end() ? nullptr : &m->second;
 }
 
-// How a command is called in tables: its --command-name, else its command line.
-std::string label(const model::ScenarioResult& s, const std::string& variant) {
-  for (const auto& v : s.variants)
-    if (v.name == variant && !v.label.empty()) return v.label;
-  if (s.commands && s.commands->count(variant)) {
-    std::string line;
-    for (const auto& w : s.commands->at(variant)) line += (line.empty() ? "" : " ") + w;
-    // A command run through the shell reads as the user typed it.
-    const auto& argv = s.commands->at(variant);
-    if (argv.size() >= 3 && argv[argv.size() - 2] == "-c") return argv.back();
-    return line;
-  }
-  return variant;
-}
-
 std::vector<const model::ScenarioResult*> ab_scenarios(const model::ResultsDoc& doc) {
   std::vector<const model::ScenarioResult*> out;
   for (const auto& s : doc.scenarios)
@@ -81,6 +66,20 @@ std::string params_text(const model::ScenarioResult& s) {
 
 }  // namespace
 
+std::string ab_command_label(const model::ScenarioResult& s, const std::string& variant) {
+  for (const auto& v : s.variants)
+    if (v.name == variant && !v.label.empty()) return v.label;
+  if (s.commands && s.commands->count(variant)) {
+    std::string line;
+    for (const auto& w : s.commands->at(variant)) line += (line.empty() ? "" : " ") + w;
+    // A command run through the shell reads as the user typed it.
+    const auto& argv = s.commands->at(variant);
+    if (argv.size() >= 3 && argv[argv.size() - 2] == "-c") return argv.back();
+    return line;
+  }
+  return variant;
+}
+
 void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std::string& unit) {
   const auto ab = ab_scenarios(doc);
   if (ab.empty()) return;
@@ -89,7 +88,7 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
   std::vector<std::string> seen;
   for (const auto* s : ab)
     for (const char* v : {"before", "after"}) {
-      const std::string name = label(*s, v);
+      const std::string name = ab_command_label(*s, v);
       const bool reference = std::string(v) == "before";
       const std::string key = params_text(*s) + "\n" + name;
       if (reference && std::find(seen.begin(), seen.end(), key) != seen.end()) continue;  // once, beside each command
@@ -114,8 +113,9 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
     const auto* c = s->find("after", s->primary_metric);
     if (!c) continue;
     const std::string params = params_text(*s);
-    fam.push_back({label(*s, "after") + (params.empty() ? "" : "  [" + params + "]"), c->metric, ratio(c->r.ratio),
-                   "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]", std::string(name_of(c->verdict))});
+    fam.push_back({ab_command_label(*s, "after") + (params.empty() ? "" : "  [" + params + "]"), c->metric,
+                   ratio(c->r.ratio), "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]",
+                   std::string(name_of(c->verdict))});
   }
   out << "\nEach against the reference (one Holm family):\n";
   print_text_table(out, fam, true);
@@ -135,7 +135,7 @@ std::string ab_markdown(const model::ResultsDoc& doc, const std::string& unit) {
       const bool after = std::string(v) == "after";
       const auto* wb = summary(*s, "before", "wall_ms");
       const auto* c = s->find("after", s->primary_metric);
-      std::string name = label(*s, v);
+      std::string name = ab_command_label(*s, v);
       std::string escaped;
       for (char ch : name) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
       const std::string params = params_text(*s);
@@ -172,9 +172,9 @@ std::string ab_csv(const model::ResultsDoc& doc) {
       const auto* user = summary(*s, v, "user_ms");
       const auto* sys = summary(*s, v, "sys_ms");
       auto sec = [](double ms) { return number(ms / 1000, 9); };
-      csv << quote(label(*s, v)) << "," << sec(w->s.mean) << "," << sec(w->s.stddev) << "," << sec(w->s.median) << ","
-          << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << "," << sec(w->s.min) << ","
-          << sec(w->s.max);
+      csv << quote(ab_command_label(*s, v)) << "," << sec(w->s.mean) << "," << sec(w->s.stddev) << ","
+          << sec(w->s.median) << "," << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << ","
+          << sec(w->s.min) << "," << sec(w->s.max);
       for (const auto& p : params)
         csv << ","
             << (s->params.contains(p)

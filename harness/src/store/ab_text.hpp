@@ -10,6 +10,10 @@
 
 namespace perfgate::store {
 
+// How a command is called in tables and exports: its --command-name, else its command line as
+// typed (the words after a shell's -c).
+std::string ab_command_label(const model::ScenarioResult& s, const std::string& variant);
+
 // unit: "microsecond", "millisecond", "second", or empty (chosen from the fastest median).
 void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std::string& unit);
 

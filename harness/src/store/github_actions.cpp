@@ -31,6 +31,8 @@ std::string mark(RowResult r) {
       return "✅ pass";
     case RowResult::Fail:
       return "❌ FAIL";
+    case RowResult::CannotTell:
+      return "⚠️ cannot tell";
     case RowResult::Error:
       return "❌ error";
     case RowResult::Undecided:
@@ -111,7 +113,10 @@ std::string annotations(const model::ResultsDoc& results) {
       out << "::error title=" << github_escape(title, true)
           << "::" << github_escape("could not run: " + s.error->message) << "\n";
     for (const auto& g : s.gates) {
-      if (!g.passed && !s.error)
+      if (g.cannot_tell)
+        out << "::warning title=" << github_escape(title + ": " + std::string(name_of(g.kind)) + " cannot tell", true)
+            << "::" << github_escape(g.name + ": " + failure_detail(g)) << "\n";
+      else if (!g.passed && !s.error)
         out << "::warning title=" << github_escape(title + ": " + std::string(name_of(g.kind)), true)
             << "::" << github_escape(g.detail) << "\n";
       else if (g.failed())

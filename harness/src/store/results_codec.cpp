@@ -120,6 +120,7 @@ json to_json(const model::Comparison& c) {
             {"zero_spread", c.r.zero_spread},
             {"alpha_corrected", c.alpha_corrected}};
   j["detectable_effect"] = c.detectable_effect ? finite_or_null(*c.detectable_effect) : json(nullptr);
+  if (c.rounds_to_decide) j["rounds_to_decide"] = *c.rounds_to_decide;
   if (c.exact) j["exact"] = *c.exact;
   return j;
 }
@@ -143,7 +144,10 @@ model::Comparison comparison_from_json(const json& j) {
   c.r.wilcoxon_method = text(j, "wilcoxon_method", "");
   c.p_adjusted = number_or_nan(j, "p_wilcoxon_adjusted");
   c.r.p_mann_whitney = number_or_nan(j, "p_mann_whitney");
-  c.verdict = named(j, "verdict", stats::Verdict::NoChange);
+  // Files before the three answers said "no significant change": it never claimed "the same".
+  c.verdict = named(j, "verdict", stats::Verdict::CannotTell);
+  if (j.contains("rounds_to_decide") && j["rounds_to_decide"].is_number_integer())
+    c.rounds_to_decide = j["rounds_to_decide"].get<int>();
   c.r.ci_confidence = j.value("ci_confidence", c.confidence);
   c.r.zero_spread = j.value("zero_spread", false);
   c.alpha_corrected = j.value("alpha_corrected", 0.05);
@@ -158,6 +162,7 @@ json to_json(const model::GateResult& g) {
   if (g.band) j["band"] = *g.band;
   if (!g.metric.empty()) j["metric"] = g.metric;
   if (g.factor) j["factor"] = *g.factor;
+  if (g.cannot_tell) j["cannot_tell"] = true;
   return j;
 }
 
@@ -168,6 +173,7 @@ model::GateResult gate_from_json(const json& j) {
   if (j.contains("band") && j["band"].is_number()) g.band = j["band"].get<double>();
   g.metric = text(j, "metric", "");
   if (j.contains("factor") && j["factor"].is_number()) g.factor = j["factor"].get<double>();
+  g.cannot_tell = j.value("cannot_tell", false);
   return g;
 }
 

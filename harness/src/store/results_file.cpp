@@ -30,6 +30,7 @@ RunEnding run_ending(int exit_code, bool interrupted) {
   if (interrupted) return {kExitInterrupted, RunStatus::Interrupted, RunStop::Interrupted};
   if (exit_code == kExitOk) return {exit_code, RunStatus::Passed, RunStop::Completed};
   if (exit_code == kExitRun) return {exit_code, RunStatus::Error, RunStop::Error};
+  if (exit_code == kExitCannotTell) return {exit_code, RunStatus::CannotTell, RunStop::CannotTell};
   return {exit_code, RunStatus::Failed, RunStop::GateFailed};
 }
 

@@ -22,6 +22,7 @@ std::string percent(double fraction) {
 }
 
 RowResult result_of(const model::GateResult& g) {
+  if (g.cannot_tell) return RowResult::CannotTell;
   return !g.passed ? RowResult::Undecided : *g.passed ? RowResult::Pass : RowResult::Fail;
 }
 
@@ -57,7 +58,8 @@ std::string median(const model::ScenarioResult& s, const std::string& variant, c
 }
 
 // Fills the figure columns of a row from its comparison.
-void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Comparison& c) {
+// `undecided`: the row's own answer is cannot tell, so it says how many rounds would decide.
+void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Comparison& c, bool undecided) {
   row.before = median(s, c.baseline, c);
   row.after = median(s, c.variant, c);
   row.ratio = std::isfinite(c.r.ratio) ? gate::format_ratio(c) : "-";
@@ -65,15 +67,16 @@ void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Compa
     row.detectable = percent(*c.detectable_effect);
   else
     row.detectable = c.r.log_scale ? "too few rounds" : "-";
+  if (undecided && c.rounds_to_decide)
+    row.detectable += ", ~" + std::to_string(*c.rounds_to_decide) + " rounds to decide";
 }
 
-std::string verdict_word(stats::Verdict v) {
-  return v == stats::Verdict::Better ? "better" : v == stats::Verdict::Worse ? "worse" : "no change";
-}
+std::string verdict_word(stats::Verdict v) { return std::string(name_of(v)); }
 
 // An ungated comparison says which way the figure moved, never whether that is good.
 std::string direction(const model::Comparison& c) {
-  if (c.verdict == stats::Verdict::NoChange) return "no change";
+  if (c.verdict == stats::Verdict::Same) return "the same";
+  if (c.verdict == stats::Verdict::CannotTell) return "cannot tell";
   const bool lower_is_better = c.better != Better::Higher;
   return (c.verdict == stats::Verdict::Better) == lower_is_better ? "lower" : "higher";
 }
@@ -99,7 +102,7 @@ std::string difference(const model::GateResult& g) {
 VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) {
   VerdictRow row;
   row.result = result_of(g);
-  if (g.failed()) row.reason = failure_detail(g);
+  if (g.failed() || g.cannot_tell) row.reason = failure_detail(g);
   if (g.kind == model::GateKind::Equivalence) {
     row.gate = g.name;
     row.verdict = !g.passed ? "not compared" : *g.passed ? "equal" : different(g);
@@ -110,21 +113,25 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   const model::Comparison* c = row.metric.empty() ? nullptr : comparison_of(s, row.metric);
   // Every benchmark a Google Benchmark scenario gates is starred, not only the first.
   row.primary = row.metric == s.primary_metric || (g.kind == model::GateKind::Policy && c && c->gated);
-  if (c) figures(row, s, *c);
+  if (c)
+    figures(row, s, *c, g.kind == model::GateKind::Policy ? c->verdict == stats::Verdict::CannotTell : g.cannot_tell);
   if (g.kind == model::GateKind::Policy) {
     row.gate = s.policy ? std::string(name_of(*s.policy)) : "policy";
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
   } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
     const std::string band = g.band ? percent(*g.band) : "its band";
-    row.verdict = !g.passed ? "not decided" : *g.passed ? "within +" + band : "beyond +" + band;
+    row.verdict = g.cannot_tell ? "cannot tell"
+                  : !g.passed   ? "not decided"
+                  : *g.passed   ? "within +" + band
+                                : "beyond +" + band;
   } else if (g.kind == model::GateKind::Claim) {
     row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
     if (row.metric.empty()) row.metric = strip_prefix(g.name, "statements per request on ");
-    row.verdict = !g.passed ? "not decided" : *g.passed ? "met" : "missed";
+    row.verdict = g.cannot_tell ? "cannot tell" : !g.passed ? "not decided" : *g.passed ? "met" : "missed";
   } else {
     row.gate = std::string(name_of(g.kind));
-    row.verdict = !g.passed ? "not decided" : *g.passed ? "passed" : "failed";
+    row.verdict = g.cannot_tell ? "cannot tell" : !g.passed ? "not decided" : *g.passed ? "passed" : "failed";
   }
   return row;
 }
@@ -138,7 +145,7 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
     for (const auto& g : s.gates)
       if (g.kind == model::GateKind::Baseline && metric_of(g, s) == b.metric) {
         row.result = result_of(g);
-        if (g.failed()) row.reason = failure_detail(g);
+        if (g.failed() || g.cannot_tell) row.reason = failure_detail(g);
       }
     if (row.result == RowResult::Informational) row.result = RowResult::Undecided;
     // Before and after are the accepted ratio and this run's; the ratio is their change.
@@ -146,7 +153,7 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
     if (b.compared) {
       row.before = format_number(b.accepted_ratio) + "x";
       row.ratio = gate::format_ratio(b.change, b.change_ci);
-      row.verdict = b.verdict == "no significant change" ? "no change" : b.verdict;
+      row.verdict = b.verdict;
     } else {
       row.verdict = "no comparable baseline";
     }
@@ -162,6 +169,8 @@ std::string result_word(RowResult r) {
       return "PASS";
     case RowResult::Fail:
       return "FAIL";
+    case RowResult::CannotTell:
+      return "CANNOT TELL";
     case RowResult::Undecided:
       return "n/a";
     case RowResult::Error:
@@ -177,7 +186,7 @@ std::string failure_detail(const model::GateResult& g) {
 }
 
 std::string failure_message(const model::GateResult& g) {
-  return std::string(name_of(g.kind)) + " gate failed: " + failure_detail(g);
+  return std::string(name_of(g.kind)) + (g.cannot_tell ? " gate cannot tell: " : " gate failed: ") + failure_detail(g);
 }
 
 bool error_is_a_gate(const model::ScenarioResult& s) {
@@ -200,7 +209,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
       row.gate = "gated";
       row.metric = c.metric;
       row.primary = c.metric == s.primary_metric;
-      figures(row, s, c);
+      figures(row, s, c, c.verdict == stats::Verdict::CannotTell);
       row.verdict = verdict_word(c.verdict);
       row.result = RowResult::Undecided;  // no gate decided on it (the run stopped before the gates)
       rows.push_back(row);
@@ -225,7 +234,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
           VerdictRow row;
           row.gate = "not gated";
           row.metric = metric;
-          figures(row, s, c);
+          figures(row, s, c, c.verdict == stats::Verdict::CannotTell);
           row.verdict = direction(c);
           rows.push_back(row);
         }

@@ -14,7 +14,7 @@
 
 namespace perfgate::store {
 
-enum class RowResult { Pass, Fail, Undecided, Error, Informational };
+enum class RowResult { Pass, Fail, CannotTell, Undecided, Error, Informational };
 
 struct VerdictRow {
   std::string gate;      // "same work", "improve", "no-regress", "guard", "claim 2.5x", "baseline", "run", "not gated"

@@ -20,7 +20,7 @@ std::string painted(const char* code, const std::string& text) { return code + t
 
 }  // namespace
 
-void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour) {
+void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour, bool fit) {
   TextRows rows = {
       {"scenario", "gate", "metric", "before", "after", "ratio [interval]", "detectable", "verdict", "result"}};
   std::vector<RowResult> kinds = {RowResult::Informational};
@@ -33,7 +33,7 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
     }
   }
   TableLayout layout;
-  layout.max_width = kTableWidth;
+  layout.max_width = fit ? kTableWidth : 0;
   layout.min_width = {10, 10, 12, 0, 0, 0, 0, 12, 0};
   // A benchmark's name is the metric (BM_TopWordsSmall:cpu_time): cut in the middle, two of them
   // read alike, so the other columns give way first, up to 32 characters.
@@ -56,8 +56,9 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
          "way\n"
          "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds), interval its exact Walsh interval (>= "
          "95%);\n"
-         "   no change = no significant change; detectable = the smallest slowdown the run would have flagged (80% "
-         "power,\n"
+         "   the same = the interval lies within the band (no-regress: below +band); cannot tell = it reaches across "
+         "an edge\n"
+         "   of the band (exit 5); detectable = the smallest slowdown the run would have flagged (80% power,\n"
          "   noise band included); guard: how much wall time AFTER may add; baseline: before = the accepted ratio, "
          "after =\n"
          "   this run's, ratio = their change)\n";

@@ -83,7 +83,8 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   p.seconds = seconds_since(start);
   if (p.exit_code == kExitInterrupted) throw Interrupted();
   if (!outcome.document.scenarios.empty()) p.scenario = outcome.document.scenarios.front();
-  if (p.exit_code >= kExitUsage) {
+  // A pair that cannot tell (5) still measured every round; calibration reads its samples.
+  if (p.exit_code >= kExitUsage && p.exit_code != kExitCannotTell) {
     std::string why;
     for (const auto& f : outcome.failures) why += f + "; ";
     throw RunError("calibrate: the " + mode + " pair exited " + std::to_string(p.exit_code) + ": " +

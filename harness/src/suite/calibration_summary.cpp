@@ -93,7 +93,7 @@ void tally_aa(const CalibrationPair& p, std::map<std::string, Tally>& tallies) {
     if (logs.size() >= 2) t.log_ratio_var.push_back(std::pow(sd_or_nan(logs), 2));
     t.aa++;
     const auto v = verdict_of(p.scenario, metric);
-    t.aa_alarms += v && *v != stats::Verdict::NoChange;
+    t.aa_alarms += v && (*v == stats::Verdict::Better || *v == stats::Verdict::Worse);
   }
 }
 

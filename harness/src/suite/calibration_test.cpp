@@ -48,11 +48,11 @@ CalibrationPair pair(int exit_code, const model::ScenarioResult& s) { return {ex
 
 TEST(Calibration, CountsFalseAlarmsAndCatches) {
   WorkloadPairs w{"cpu", {"calibration_work", "cpu", "1000"}, {}, {}};
-  w.aa.push_back(pair(kExitOk, scenario({{100, 101}, {102, 100}, {100, 100}}, stats::Verdict::NoChange)));
+  w.aa.push_back(pair(kExitOk, scenario({{100, 101}, {102, 100}, {100, 100}}, stats::Verdict::Same)));
   w.aa.push_back(pair(kExitPerformance, scenario({{100, 103}, {100, 104}, {100, 102}}, stats::Verdict::Worse)));
   w.injected[0.05].push_back(
       pair(kExitPerformance, scenario({{100, 105}, {100, 105}, {100, 106}}, stats::Verdict::Worse)));
-  w.injected[0.05].push_back(pair(kExitOk, scenario({{100, 101}, {100, 100}, {100, 99}}, stats::Verdict::NoChange)));
+  w.injected[0.05].push_back(pair(kExitOk, scenario({{100, 101}, {100, 100}, {100, 99}}, stats::Verdict::Same)));
   const json doc = summarize_workload(w, 0.0125, 0.02);
   EXPECT_EQ(doc["gate"]["aa_pairs"], 2);
   EXPECT_EQ(doc["gate"]["false_alarms"], 1);
@@ -94,7 +94,7 @@ TEST(Calibration, DetectableEffectIsTheComparisonsFigure) {
   std::vector<std::pair<double, double>> rounds;
   for (int i = 0; i < 10; ++i) rounds.push_back({100.0, 100.0 * (1 + 0.02 * ((i % 3) - 1) + 0.001 * i)});
   WorkloadPairs w{"cpu", {"calibration_work", "cpu", "1000"}, {}, {}};
-  for (int k = 0; k < 2; ++k) w.aa.push_back(pair(kExitOk, scenario(rounds, stats::Verdict::NoChange)));
+  for (int k = 0; k < 2; ++k) w.aa.push_back(pair(kExitOk, scenario(rounds, stats::Verdict::Same)));
   const json doc = summarize_workload(w, 0.0125, 0.02);
   std::vector<double> logs;
   for (const auto& [b, a] : rounds) logs.push_back(std::log(a / b));

@@ -41,7 +41,7 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
   const std::string& name = r.sp.manifest.name;
   if (!r.error_message.empty()) failures.push_back(name + ": " + r.error_message);
   for (const auto& g : r.result.gates)
-    if (g.failed() && g.kind != model::GateKind::Equivalence)
+    if ((g.failed() || g.cannot_tell) && g.kind != model::GateKind::Equivalence)
       failures.push_back(name + ": " + store::failure_message(g));
 }
 
@@ -105,6 +105,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
     sr.reproduce = scenario_reproduce(reproduce, rp.scenarios[i]);
     sr.pg = &pg;
     sr.script = script ? &*script : nullptr;
+    sink.scenario_started(rp.scenarios[i].manifest.name);
     const auto started = std::chrono::steady_clock::now();
     try {
       sr.execute();
@@ -141,7 +142,13 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
     collect_failures(*r, out.failures);
     exit_code = worse_exit_code(exit_code, r->exit_code);
   }
-  const store::RunEnding end = store::run_ending(exit_code, out.interrupted);
+  store::RunEnding end = store::run_ending(exit_code, out.interrupted);
+  // --cannot-tell warn|pass: the results keep the state; only the exit code changes.
+  if (end.exit_code == kExitCannotTell && rp.outputs.cannot_tell != plan::CannotTellExit::Fail) {
+    end.exit_code = kExitOk;
+    if (rp.outputs.cannot_tell == plan::CannotTellExit::Warn)
+      out.failures.push_back("warning: some gated comparisons cannot tell; exit 0 as --cannot-tell warn asks");
+  }
   results.finish(end, out.failures);
   out.exit_code = end.exit_code;
   out.document = results.document();

@@ -1,6 +1,8 @@
 #include "suite/lies.hpp"
 
+#include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "catalog/catalog.hpp"
@@ -120,6 +122,7 @@ std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, 
   else
     for (const auto& n : names) chosen.push_back(&catalog::find_scenario(catalog, n));
   std::vector<LieCheck> out;
+  const RunSink inner = status.inner();  // one log line per lie, not per run of it
   for (const auto* m : chosen) {
     if (m->lies.empty()) {
       out.push_back({m->name, "(none)", "", "", false, false, 0, m->file.string() + " declares no lies"});
@@ -127,17 +130,18 @@ std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, 
     }
     std::optional<Ran> honest;  // run once per scenario, for its exact-count lies
     for (const auto& l : m->lies) {
+      const auto started = std::chrono::steady_clock::now();
       LieCheck c;
       for (int run = 1; run <= lo.repeat; ++run) {
         c = LieCheck{m->name, l.name, l.what, l.caught_by.text(), false, false, 0, ""};
         status.update(m->name + ": lie " + l.name +
                       (lo.repeat > 1 ? " (run " + std::to_string(run) + " of " + std::to_string(lo.repeat) + ")" : ""));
-        const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, status);
+        const Ran lie = run_pair(catalog, m->name, l.args, lo, argv, inner);
         c.exit_code = lie.exit_code;
         if (l.caught_by.gate == catalog::CaughtBy::Gate::Equivalence) {
           judge_equivalence(c, lie);
         } else {
-          if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, status);
+          if (!honest) honest = run_pair(catalog, m->name, {}, lo, argv, inner);
           judge_exact(c, l.caught_by.metric, *honest, lie);
         }
         if (lo.repeat == 1) break;
@@ -148,6 +152,11 @@ std::vector<LieCheck> check_lies(const std::vector<catalog::Manifest>& catalog, 
         if (run == lo.repeat)
           c.how = "caught in " + std::to_string(run) + " of " + std::to_string(run) + " runs; " + c.how;
       }
+      char secs[32];
+      std::snprintf(secs, sizeof secs, ", %.1f s",
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+      status.step_finished("lie " + m->name + "/" + l.name + ": " + (c.caught ? "caught" : "NOT caught") + " (" +
+                           c.how + ")" + secs);
       out.push_back(std::move(c));
     }
   }

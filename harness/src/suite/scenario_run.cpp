@@ -5,8 +5,10 @@
 #include <cstdio>
 #include <iostream>
 
+#include "common/program_path.hpp"
 #include "common/shell_words.hpp"
 #include "gate/equivalence.hpp"
+#include "gate/layout_caveat.hpp"
 #include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
 #include "measure/host.hpp"
@@ -282,8 +284,12 @@ void ScenarioRun::analyse() {
     result.primary_metric = choice.metric;
   }
   std::vector<model::Comparison*> informational;
-  for (auto& c : result.comparisons)
+  for (auto& c : result.comparisons) {
     if (!c.gated) informational.push_back(&c);
+    // A no-regress gate's "the same" is "not worse beyond the band"; every other comparison's
+    // is "inside ±band".
+    if (c.gated && sp.policy == catalog::Policy::NoRegress) c.same_means = stats::SameMeans::NotWorse;
+  }
   gate::decide_exploratory(informational, rp.alpha, rp.noise);
   // The series and extra figures of each variant's last measured sample that has them.
   result.series.emplace();
@@ -311,6 +317,34 @@ const model::Comparison* ScenarioRun::find(const std::string& variant, const std
     if (c.variant == variant && c.baseline == "before" && c.metric == metric) return &c;
   return nullptr;
 }
+
+namespace {
+
+// The file a variant's program is: argv[0] in the folder it ran in, or on PATH; empty when none.
+std::filesystem::path program_of(const model::ScenarioResult& r, const std::string& variant) {
+  const auto argv = r.commands->find(variant);
+  if (argv == r.commands->end() || argv->second.empty()) return {};
+  const std::filesystem::path program = argv->second.front();
+  if (program.is_absolute()) return program;
+  if (argv->second.front().find('/') != std::string::npos) {
+    const auto dir = r.workdirs ? r.workdirs->find(variant) : std::map<std::string, std::string>::const_iterator{};
+    return r.workdirs && dir != r.workdirs->end() ? std::filesystem::path(dir->second) / program : program;
+  }
+  try {
+    return resolve_program(argv->second.front());
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+std::optional<std::string> layout_caveat_of(const model::ScenarioResult& r) {
+  if (!r.commands) return std::nullopt;
+  const auto before = program_of(r, "before"), after = program_of(r, "after");
+  if (before.empty() || after.empty()) return std::nullopt;
+  return gate::layout_caveat(before, after, r.comparisons);
+}
+
+}  // namespace
 
 void ScenarioRun::finalise() {
   if (exit_code != kExitOk) return;  // equivalence or run failure: no performance verdict
@@ -345,8 +379,14 @@ void ScenarioRun::finalise() {
       ok = ok && sg.passed;
       result.gates.emplace_back(model::GateKind::Claim, "statements per request on " + sg.route, sg.passed, sg.detail);
     }
-  if (!ok) exit_code = kExitPerformance;
+  const bool cannot_tell =
+      std::any_of(result.gates.begin(), result.gates.end(), [](const model::GateResult& g) { return g.cannot_tell; });
+  if (!ok)
+    exit_code = kExitPerformance;
+  else if (cannot_tell)
+    exit_code = kExitCannotTell;
   fill_anchors();
+  if (auto caveat = layout_caveat_of(result)) result.notes.push_back(*caveat);
 }
 
 // The write-ups' published figures beside ours: each anchor gets our medians and their ratio.

@@ -19,14 +19,18 @@ StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp
 
 bool StoppingRule::clear(const std::vector<run::Sample>& measured) const {
   auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp_, measured), rp_.seed);
-  const double threshold = rp_.alpha_per_look / std::max(1, rp_.gated_total);
+  // Each gated comparison at this look's level, with every gated comparison of the run in the
+  // family: "the same" spends error as "changed" does (stats/verdict.hpp).
+  std::vector<model::Comparison*> gated;
+  for (auto& c : cs)
+    if (c.gated) {
+      if (sp_.policy == catalog::Policy::NoRegress) c.same_means = stats::SameMeans::NotWorse;
+      gated.push_back(&c);
+    }
+  gate::decide_family(gated, rp_.alpha_per_look, rp_.noise,
+                      std::max(0, rp_.gated_total - static_cast<int>(gated.size())));
   std::size_t decided = 0;
-  for (const auto& c : cs) {
-    if (!c.gated) continue;
-    const bool outside = c.r.ci.hi < 1 - rp_.noise || c.r.ci.lo > 1 + rp_.noise;
-    const bool inside = c.r.ci.lo >= 1 - rp_.noise && c.r.ci.hi <= 1 + rp_.noise;
-    if ((outside && c.r.p_wilcoxon < threshold) || inside) ++decided;
-  }
+  for (const auto* c : gated) decided += c->verdict != stats::Verdict::CannotTell;
   if (decided != sp_.gated_metrics.size()) return false;
   const auto& guard = sp_.manifest.guard;
   for (const auto& c : cs)

@@ -41,7 +41,7 @@ TEST(Family, AShardCountsTheOtherShardsComparisons) {
   auto c = gated_comparison(0.01, 1.2, 1.3);
   decide_family({&c}, 10, 0.05, 0.02);
   EXPECT_DOUBLE_EQ(c.p_adjusted, 0.1);
-  EXPECT_EQ(c.verdict, stats::Verdict::NoChange);
+  EXPECT_EQ(c.verdict, stats::Verdict::CannotTell);
   EXPECT_DOUBLE_EQ(c.alpha_corrected, 0.005);
 }
 

@@ -137,7 +137,7 @@ def make(run, out_dir: Path) -> list[Plot]:
         title = f"Every gated ratio of the run ({len(rows)}), with its ≥ 95% interval"
         ax.set_title(title)
         handles = [Line2D([], [], marker="o", color=GREEN, label="better"),
-                   Line2D([], [], marker="o", color=GREY, label="no significant change"),
+                   Line2D([], [], marker="o", color=GREY, label="the same / cannot tell"),
                    Line2D([], [], marker="o", color=RED, label="worse"),
                    Patch(color=GREY, alpha=0.18, label=f"noise band ±{noise * 100:g}%")]
         if any(r.anchor for r in rows):
@@ -146,8 +146,10 @@ def make(run, out_dir: Path) -> list[Plot]:
             handles.append(Line2D([], [], linestyle="", marker="$✗$", color=RED, label="a gate failed"))
         legend_ax.legend(handles=handles, loc="center", ncol=min(len(handles), 3), frameon=False, fontsize=8.5)
         path = save(fig, out_dir, STEM)
+    # The legend names only marks the plot carries (an ab run has no write-up).
     caption = ("Each gated comparison AFTER/BEFORE of the run as a factor of improvement (BEFORE/AFTER for a "
                "lower-is-better metric), dot: the Hodges–Lehmann ratio the gate used, bar: its exact interval; "
-               "shaded: the noise band; ◇: the write-up's published factor on the same metric; ✗: a scenario "
-               "with a failed gate.")
+               "shaded: the noise band"
+               + ("; ◇: the write-up's published factor on the same metric" if any(r.anchor for r in rows) else "")
+               + ("; ✗: a scenario with a failed gate" if any(r.failed for r in rows) else "") + ".")
     return [Plot("summary", path, title, caption)]
