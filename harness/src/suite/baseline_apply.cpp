@@ -99,7 +99,9 @@ BaselineCounts apply_baseline(std::vector<std::unique_ptr<ScenarioRun>>& runs, c
     r.result.gates.push_back(g);
     r.result.baseline.push_back(store::baseline_view(checks[k]));
     ++(checks[k].comparable ? counts.compared : counts.missing);
-    if (g.failed() && r.exit_code == kExitOk) r.exit_code = kExitPerformance;
+    // A failed baseline gate outranks a policy gate that could not tell (exit 5 would pass under
+    // --cannot-tell pass); it never hides an equivalence or run failure.
+    if (g.failed()) r.exit_code = worse_exit_code(r.exit_code, kExitPerformance);
   }
   return counts;
 }
