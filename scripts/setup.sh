@@ -15,6 +15,7 @@ packages=(
   libsqlite3-dev sqlite3                      # SQLite scenarios and history
   libargon2-dev                               # auth_herd
   libgtest-dev libgmock-dev libbenchmark-dev  # unit tests, microbenchmarks
+  libbenchmark-tools python3-scipy            # compare.py, the anchor test_gbench.py reads our export with
   python3 python3-matplotlib python3-numpy python3-pytest python3-jsonschema  # reports, e2e tests
   wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
   valgrind                                    # --measure instructions (cachegrind counts Ir)
