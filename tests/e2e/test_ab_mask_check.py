@@ -57,7 +57,7 @@ def test_a_mask_does_not_hide_a_difference_elsewhere(perfgate, tmp_path):
     after = script(tmp_path / "after.sh", 'echo sum 4951\necho "took 0.$(date +%N) ms"\n')
     r = perfgate("ab", "--before", before, "--after", after, "--mask", MASK, *ROUNDS, "--out", tmp_path / "o")
     assert r.returncode == 3, r.stdout + r.stderr
-    assert "first differing line 1: before 'sum 4950', after 'sum 4951'" in r.stderr, r.stderr
+    assert "first differing line 1 (byte 7): before 'sum 4950', after 'sum 4951'" in r.stderr, r.stderr
 
 
 def test_a_mask_that_matches_nothing_is_a_warning_and_a_bad_one_exit_2(perfgate, tmp_path):
@@ -84,5 +84,5 @@ def test_check_judges_outputs_whose_digests_differ_once_per_pair(perfgate, tmp_p
     other = script(tmp_path / "other.sh", "echo a; echo c\n")
     r = perfgate("ab", "--before", before, "--after", other, "--check", check, *ROUNDS, "--out", tmp_path / "o2")
     assert r.returncode == 3, r.stdout + r.stderr
-    assert "first differing line 1: before 'b', after 'a'" in r.stderr, r.stderr
+    assert "first differing line 1 (byte 0): before 'b', after 'a'" in r.stderr, r.stderr
     assert "--check said they differ (exit 1: not the same set)" in r.stderr, r.stderr

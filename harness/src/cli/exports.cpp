@@ -19,6 +19,11 @@ bool on_github_actions() {
   return gha && std::string(gha) == "true";
 }
 
+// As the results file: a string that is not UTF-8 gets U+FFFD rather than lose the document.
+std::string json_text(const nlohmann::json& doc) {
+  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace
 
 std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Outputs& o) {
@@ -27,10 +32,10 @@ std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Output
     if (!file.empty()) out.push_back({flag + " " + file.string(), file, std::move(render)});
   };
   add("--junit", o.junit, [&doc] { return store::junit_xml(doc); });
-  add("--export-gbench", o.gbench, [&doc] { return store::gbench_json(doc).dump(2) + "\n"; });
+  add("--export-gbench", o.gbench, [&doc] { return json_text(store::gbench_json(doc)); });
   add("--export-markdown", o.ab_markdown, [&doc, &o] { return store::ab_markdown(doc, o.time_unit); });
   add("--export-csv", o.ab_csv, [&doc] { return store::ab_csv(doc); });
-  add("--export-json", o.ab_hyperfine_json, [&doc] { return store::hyperfine_json(doc).dump(2) + "\n"; });
+  add("--export-json", o.ab_hyperfine_json, [&doc] { return json_text(store::hyperfine_json(doc)); });
   if (on_github_actions()) {
     out.push_back({"the workflow annotations", {}, [&doc] { return store::annotations(doc); }, Export::Mode::Stdout});
     if (const char* summary = std::getenv("GITHUB_STEP_SUMMARY"); summary && *summary)
@@ -41,7 +46,7 @@ std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Output
 }
 
 Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc) {
-  return {what + " " + file.string(), file, [doc] { return doc.dump(2) + "\n"; }};
+  return {what + " " + file.string(), file, [doc] { return json_text(doc); }};
 }
 
 int write_exports(const std::vector<Export>& exports, int exit_code) {

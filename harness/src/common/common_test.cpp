@@ -4,12 +4,14 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <random>
 #include <sstream>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "common/json_fields.hpp"
 #include "common/number_format.hpp"
+#include "common/printable_text.hpp"
 
 using namespace perfgate;
 using nlohmann::json;
@@ -168,6 +170,30 @@ TEST(JsonFields, ParseDocument) {
 
 // Every (value, unit) of the shared golden table prints as the table says; the report's Python
 // formatter is held to the same table (reports/tests/test_report_fmt.py).
+TEST(PrintableText, KeepsUtf8AndEscapesEveryOtherByte) {
+  EXPECT_EQ(printable_text("caf\xc3\xa9 \xe2\x9c\x93\tok\n"), "caf\xc3\xa9 \xe2\x9c\x93\tok\n");
+  EXPECT_EQ(printable_text("caf\xe9"), "caf\\xe9");
+  EXPECT_EQ(printable_text(std::string("a\0b\r\x1b[0m", 8)), "a\\x00b\\x0d\\x1b[0m");
+  // Overlong forms, surrogates and beyond U+10FFFF are not UTF-8 (nor are they to a JSON writer).
+  EXPECT_EQ(printable_text("\xc0\xaf"), "\\xc0\\xaf");
+  EXPECT_EQ(printable_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");
+  EXPECT_EQ(printable_text("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");
+  EXPECT_EQ(printable_text("\xf0\x9f\x98"), "\\xf0\\x9f\\x98");  // cut short
+  std::mt19937 rng(47);
+  for (int i = 0; i < 5000; ++i) {
+    std::string bytes(rng() % 64, '\0');
+    for (auto& c : bytes) c = static_cast<char>(rng());
+    ASSERT_NO_THROW((void)nlohmann::json(printable_text(bytes)).dump()) << i;
+  }
+}
+
+TEST(TailOfFile, IsPrintableAndStartsOnACharacter) {
+  TempDir d("perfgate-test-");
+  std::ofstream(d.path() / "err") << "\xe2\x9c\x93 done \xff\n";
+  EXPECT_EQ(tail_of_file(d.path() / "err", 9), " done \\xff");  // the cut check mark's last bytes dropped
+  EXPECT_EQ(tail_of_file(d.path() / "err"), "\xe2\x9c\x93 done \\xff");
+}
+
 TEST(NumberFormat, GoldenTable) {
   std::ifstream in(PERFGATE_NUMBER_GOLDEN);
   ASSERT_TRUE(in) << PERFGATE_NUMBER_GOLDEN;

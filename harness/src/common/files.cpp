@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/printable_text.hpp"
 #include "process/owner.hpp"
 
 namespace perfgate {
@@ -156,8 +157,11 @@ std::string tail_of_file(const fs::path& path, std::size_t max_bytes) {
   in.seekg(size - n);
   std::string buf(static_cast<std::size_t>(n), '\0');
   in.read(buf.data(), n);
+  // Cut inside a UTF-8 character: drop its tail rather than show it escaped.
+  std::size_t from = 0;
+  while (n < size && from < 3 && from < buf.size() && (static_cast<unsigned char>(buf[from]) & 0xC0) == 0x80) ++from;
   while (!buf.empty() && (buf.back() == '\n' || buf.back() == '\r')) buf.pop_back();
-  return buf;
+  return printable_text(std::string_view(buf).substr(std::min(from, buf.size())));
 }
 
 }  // namespace perfgate

@@ -63,7 +63,8 @@ std::optional<std::string> try_read_file(const fs::path& path);
 // The last non-empty line of a file (the scenario contract's JSON line), read from the end.
 std::string last_nonempty_line(const fs::path& path);
 
-// The last `max_bytes` of a file, for error messages quoting a child's stderr.
+// The last `max_bytes` of a file, for error messages quoting a child's stderr: printable_text, so
+// whatever bytes the child wrote, a message and a results file can hold it.
 std::string tail_of_file(const fs::path& path, std::size_t max_bytes = 2000);
 
 }  // namespace perfgate

@@ -2,29 +2,13 @@
 
 #include <fstream>
 
+#include "gate/first_difference.hpp"
+
 namespace perfgate::gate {
 
 EquivalenceGate::EquivalenceGate(std::map<std::string, std::string> keys, fs::path keep_dir,
                                  std::vector<std::string> check_argv)
     : keys_(std::move(keys)), keep_dir_(std::move(keep_dir)), check_argv_(std::move(check_argv)) {}
-
-std::optional<std::string> first_difference(const fs::path& a, const fs::path& b, const std::string& a_name,
-                                            const std::string& b_name) {
-  std::ifstream fa(a, std::ios::binary), fb(b, std::ios::binary);
-  if (!fa || !fb) return std::nullopt;
-  std::string la, lb;
-  for (long line = 1;; ++line) {
-    bool ga = static_cast<bool>(std::getline(fa, la)), gb = static_cast<bool>(std::getline(fb, lb));
-    if (!ga && !gb) return std::nullopt;
-    if (ga != gb || la != lb) {
-      auto show = [](bool got, const std::string& s) {
-        return got ? "'" + (s.size() > 200 ? s.substr(0, 200) + "..." : s) + "'" : std::string("(end of output)");
-      };
-      return "first differing line " + std::to_string(line) + ": " + a_name + " " + show(ga, la) + ", " + b_name + " " +
-             show(gb, lb);
-    }
-  }
-}
 
 void EquivalenceGate::check(const run::Sample& s, const run::SampleFiles& files) {
   if (!s.divergence.empty()) {

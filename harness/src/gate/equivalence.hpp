@@ -75,8 +75,4 @@ class ResponseGate {
   load::ResponseBook book_;
 };
 
-// The first line where two files differ: "line N: 'a' vs 'b'", or nullopt if they are equal.
-std::optional<std::string> first_difference(const fs::path& a, const fs::path& b, const std::string& a_name,
-                                            const std::string& b_name);
-
 }  // namespace perfgate::gate

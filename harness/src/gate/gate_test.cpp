@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
 
 #include "gate/equivalence.hpp"
+#include "gate/first_difference.hpp"
 #include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
 
@@ -57,9 +60,75 @@ TEST(Equivalence, MismatchNamesSampleAndFirstDifferingLine) {
     std::string m = e.what();
     EXPECT_EQ(e.code(), kExitEquivalence);
     EXPECT_NE(m.find("after (round 2)"), std::string::npos) << m;
-    EXPECT_NE(m.find("first differing line 2: before 'row 2', after 'row 2''"), std::string::npos) << m;
+    EXPECT_NE(m.find("first differing line 2 (byte 11): before 'row 2', after 'row 2''"), std::string::npos) << m;
   }
   EXPECT_FALSE(g.result().passed.value());
+}
+
+// Outputs are bytes: a gzip header, a Latin-1 line, a line longer than any quote. The message
+// quotes them escaped and a JSON document holds it (it used to throw type_error.316).
+TEST(Equivalence, BinaryAndLatin1OutputsQuoteEscaped) {
+  TempDir d("perfgate-test-");
+  const std::string gz6("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xcbH\xcd", 13),
+      gz1("\x1f\x8b\x08\x00\x00\x00\x00\x00\x04\x03\xcbH\xcd", 13);
+  output(d, "a", gz6);
+  output(d, "b", gz1);
+  auto m = gate::first_difference(d.path() / "a", d.path() / "b", "before", "after");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m,
+            "first differing byte at offset 8 (binary output): before 0x00, after 0x04; bytes 0-12: before 1f8b0800 "
+            "00000000 0003cb48 cd, after 1f8b0800 00000000 0403cb48 cd");
+
+  output(d, "c", "caf\xe9\n");
+  output(d, "e", "cafe\n");
+  EXPECT_EQ(*gate::first_difference(d.path() / "c", d.path() / "e", "before", "after"),
+            "first differing line 1 (byte 3): before 'caf\\xe9', after 'cafe'");
+
+  // A 200 kB line without a newline: the quote is a window around the byte, cut on both sides.
+  std::string long_a(200000, 'x'), long_b = long_a;
+  long_b[150000] = 'y';
+  output(d, "la", long_a);
+  output(d, "lb", long_b);
+  m = gate::first_difference(d.path() / "la", d.path() / "lb", "before", "after");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->substr(0, 45), "first differing line 1 (byte 150000): before ");
+  EXPECT_LT(m->size(), 600u);
+  // The line's first 40 bytes (a row's kind and key), then the stretch around the byte.
+  EXPECT_NE(m->find("'" + std::string(40, 'x') + "..." + std::string(60, 'x') + "y" + std::string(139, 'x') + "...'"),
+            std::string::npos)
+      << *m;
+
+  // One output ends where the other goes on.
+  output(d, "s", "row\n");
+  output(d, "t", "row\nmore\n");
+  EXPECT_EQ(*gate::first_difference(d.path() / "s", d.path() / "t", "before", "after"),
+            "first differing line 2 (byte 4): before (end of output), after 'more'");
+  EXPECT_FALSE(gate::first_difference(d.path() / "s", d.path() / "s", "before", "after"));
+}
+
+// Random bytes, random lengths: the message is always valid UTF-8 that a JSON file can hold, and
+// it names the byte where the outputs part.
+TEST(Equivalence, FuzzedOutputsNeverBreakTheMessage) {
+  TempDir d("perfgate-test-");
+  std::mt19937 rng(47);
+  for (int i = 0; i < 2000; ++i) {
+    std::string a(rng() % 600, '\0');
+    for (auto& c : a) c = static_cast<char>(rng() % 7 == 0 ? '\n' : rng());
+    std::string b = a;
+    const std::size_t at = b.empty() ? 0 : rng() % (b.size() + 1);
+    if (at < b.size())
+      b[at] = static_cast<char>(b[at] ^ (1 + rng() % 255));
+    else
+      b += static_cast<char>(rng());
+    output(d, "fa", a);
+    output(d, "fb", b);
+    const auto m = gate::first_difference(d.path() / "fa", d.path() / "fb", "before", "after");
+    ASSERT_TRUE(m) << i;
+    EXPECT_TRUE(m->find("(byte " + std::to_string(at) + ")") != std::string::npos ||
+                m->find("at offset " + std::to_string(at) + " ") != std::string::npos)
+        << *m;
+    ASSERT_NO_THROW((void)nlohmann::json(*m).dump()) << i;
+  }
 }
 
 TEST(Equivalence, SweepVariantsCompareTheirExtraField) {

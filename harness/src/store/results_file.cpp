@@ -46,10 +46,12 @@ void ResultsFile::finish(const RunEnding& end, const std::vector<std::string>& f
 }
 
 // nlohmann::json keeps keys sorted; readers look keys up by name, and the schema only asks that
-// schema_version be present.
+// schema_version be present. Program bytes are quoted printable where they come in
+// (common/printable_text); a string that still is not UTF-8 (a command typed in Latin-1) is
+// written with U+FFFD for its bad bytes rather than lose the whole file.
 void ResultsFile::write() const {
   if (path_.empty()) return;
-  write_file_atomic(path_, to_json(doc_).dump(1) + "\n");
+  write_file_atomic(path_, to_json(doc_).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace perfgate::store

@@ -207,6 +207,11 @@ void ScenarioRun::run_rounds() {
   } catch (const gate::EquivalenceFailure& e) {
     outcome.stop = run::StopReason::plain(run::StopKind::EquivalenceFailed);
     error_message = e.what();
+    // A user's commands whose outputs differ (two compressors, a timestamp): what would let them.
+    if (const auto* user = sp.commands(); user && user->check.empty() && !script)
+      error_message +=
+          "\n  outputs that may differ while the work is the same: --check CMD judges each pair (exit 0 = the "
+          "same work),\n  --mask REGEX masks volatile text; --output FILE keeps a command's stdout to look at";
     exit_code = kExitEquivalence;
   } catch (const Interrupted&) {
     record_interrupt(sampling->gates());
