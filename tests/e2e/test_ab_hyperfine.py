@@ -207,7 +207,9 @@ def test_exports(perfgate, folder):
     assert md.startswith("| Command | Mean [") and "head -n 2 data.txt" in md
     rows = list(csv.DictReader((folder / "t.csv").open()))
     assert len(rows) == 4 and rows[0]["parameter_n"] == "1" and float(rows[0]["median"]) > 0
-    assert [r["parameters"] for r in results(folder / "t.json")["results"]] == [{"n": "1"}, {"n": "2"}]
+    # As hyperfine exports it: both commands at each value, the two typed alike kept apart.
+    assert [r["parameters"] for r in results(folder / "t.json")["results"]] == [{"n": "1"}, {"n": "1"}, {"n": "2"},
+                                                                               {"n": "2"}]
 
 
 def shape(value):
@@ -220,9 +222,14 @@ def shape(value):
 
 
 @pytest.mark.parametrize("args", [["true", "sleep 0.01"],
-                                  ["-P", "n", "1", "2", "head -n {n} data.txt", "sed -n 1,{n}p data.txt"]])
+                                  ["-P", "n", "1", "2", "head -n {n} data.txt", "sed -n 1,{n}p data.txt"],
+                                  ["true", "true"], ["true", "true", "true"], ["true", "sleep 0.01", "sleep 0.01"],
+                                  ["-P", "n", "1", "3", "sleep 0.00{n}"],
+                                  ["-L", "n", "1,1,1", "head -n {n} data.txt"]],
+                         ids=["pair", "scan-of-two", "A-A", "A-A-A", "X-Y-Y", "one-command-scan", "equal-values"])
 def test_export_json_is_hyperfines(perfgate, folder, args):
-    # hyperfine's own file on the same commands is the reference of the format (issue 41).
+    # hyperfine's own file on the same commands is the reference of the format (issue 41): as many
+    # results, in its order, commands typed alike each their own (issue 47).
     h = subprocess.run(["/usr/bin/hyperfine", "-N", "--runs", "3", "--export-json", "h.json", *args],
                        cwd=folder, capture_output=True, text=True, timeout=120)
     assert h.returncode == 0, h.stderr
@@ -236,7 +243,17 @@ def test_export_json_is_hyperfines(perfgate, folder, args):
         assert len(x["times"]) == 3 and x["exit_codes"] == [0, 0, 0]
         assert x["min"] <= x["median"] <= x["max"] < 5  # seconds, not milliseconds
     assert ours["results"][1]["perfgate"]["role"] == "compared"
-    assert results(folder / "r.json")["scenarios"][0]["kind"] == "ab"  # perfgate's own document, apart
+    doc = results(folder / "r.json")
+    assert doc["scenarios"][0]["kind"] == "ab"  # perfgate's own document, apart
+    # Every pair is a scenario of its own in the results, named apart when two read alike.
+    assert len(doc["scenarios"]) == len(ours["results"]) - len({(x["command"], str(x.get("parameters")))
+                                                                 for x in ours["results"]
+                                                                 if x["perfgate"]["role"] == "reference"})
+    assert len({x["name"] for x in doc["scenarios"]}) == len(doc["scenarios"])
+    # What a hyperfine user's script reads, on both files alike.
+    for export in (theirs, ours):
+        for i, x in enumerate(export["results"]):
+            assert isinstance(x["command"], str) and x["mean"] > 0 and len(x["times"]) == 3, (i, x)
 
 
 def test_results_go_to_perfgate_out_by_default(perfgate, folder):

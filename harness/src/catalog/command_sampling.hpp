@@ -7,6 +7,7 @@
 
 #include <array>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -45,6 +46,9 @@ struct CommandSampling {
   // with ignore_all: every one.
   std::set<int> ignored_exits;
   bool ignore_all_exits = false;
+  // The -P/-L values substituted into this command, as hyperfine's export names them: a
+  // one-command scan's BEFORE has its own value, not its AFTER's.
+  std::map<std::string, std::string> parameters;
   bool ignores(int exit_code) const { return ignore_all_exits || ignored_exits.count(exit_code) > 0; }
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.hpp"
+#include "plan/hyperfine_pairs.hpp"
 
 namespace perfgate::plan {
 
@@ -48,6 +49,40 @@ TEST(Parameters, CombinationsVaryTheLastFastest) {
 TEST(Parameters, SubstituteReplacesEveryOccurrence) {
   EXPECT_EQ(substitute("make -j {t} && echo {t} {u}", {{"t", "4"}}), "make -j 4 && echo 4 {u}");
   EXPECT_EQ(substitute("{t}", {{"t", "{t}"}}), "{t}");  // a value holding the token is not expanded again
+}
+
+namespace {
+std::vector<std::string> split(const std::string& c) { return {c}; }
+}  // namespace
+
+// Commands typed alike stay results of their own: the pairs' names get their place ("X (2)").
+TEST(HyperfinePairs, EqualCommandsKeepAPlaceEach) {
+  HyperfineCommands f;
+  f.commands = {"X", "X", "X"};
+  const auto pairs = hyperfine_pairs(f, "", "", "ab", split);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0].name, "X (1)");
+  EXPECT_EQ(pairs[1].name, "X (2)");
+  f.commands = {"X", "Y", "Y"};
+  const auto xyy = hyperfine_pairs(f, "", "", "ab", split);
+  EXPECT_EQ(xyy[0].name, "Y (1)");
+  EXPECT_EQ(xyy[1].name, "Y (2)");
+  f.commands = {"X", "X"};
+  EXPECT_EQ(hyperfine_pairs(f, "", "", "ab", split).at(0).name, "ab");
+}
+
+// One command scanned: the reference is the first value, with its own parameters.
+TEST(HyperfinePairs, OneCommandScanGivesEachSideItsOwnValue) {
+  HyperfineCommands f;
+  f.commands = {"X {n}"};
+  f.scan = {"n", "1", "3"};
+  const auto pairs = hyperfine_pairs(f, "", "", "ab", split);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_EQ(pairs[0].before.sampling.parameters.at("n"), "1");
+  EXPECT_EQ(pairs[0].after.sampling.parameters.at("n"), "2");
+  EXPECT_EQ(pairs[1].before.sampling.parameters.at("n"), "1");
+  EXPECT_EQ(pairs[1].after.sampling.parameters.at("n"), "3");
+  EXPECT_EQ(pairs[1].after.label, "X 3");
 }
 
 }  // namespace perfgate::plan

@@ -1,6 +1,7 @@
 #include "plan/hyperfine_pairs.hpp"
 
 #include <filesystem>
+#include <map>
 
 #include "common/errors.hpp"
 #include "plan/ab_parameters.hpp"
@@ -20,10 +21,21 @@ std::string per_command(const std::vector<std::string>& given, std::size_t i, st
   return given[i];
 }
 
-// Three commands or more: each pair is named by its AFTER as typed (or --command-name), so a
-// table, plot or CI line says which command it is; a --name of the user's own goes first.
+// Three commands or more, or an AFTER the user named (-n): each pair is named by its AFTER as typed
+// (or --command-name), so a table, plot or CI line says which command it is; a --name of the user's
+// own goes first.
 std::string named_by(const std::string& name, const std::string& after_label) {
   return name == "ab" ? after_label : name + ": " + after_label;
+}
+
+// Commands typed alike are results of their own, as in hyperfine: the scenario name, which
+// results, tables and baseline keys go by, gets its place among the equal names ("X (2)").
+std::vector<AbPair> number_equal_names(std::vector<AbPair> pairs) {
+  std::map<std::string, int> count, seen;
+  for (const auto& p : pairs) ++count[p.name];
+  for (auto& p : pairs)
+    if (const std::string name = p.name; count[name] > 1) p.name = name + " (" + std::to_string(++seen[name]) + ")";
+  return pairs;
 }
 
 }  // namespace
@@ -85,6 +97,7 @@ std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::strin
     s.sampling.cleanup = substitute(f.cleanup, b);
     if (f.ignore_failure) catalog::parse_ignore_failure(*f.ignore_failure, s.sampling);
     s.label = substitute(labels[i].empty() ? commands[i] : labels[i], b);
+    for (const auto& [var, value] : b) s.sampling.parameters[var] = value;
     return s;
   };
   auto params_of = [&](AbPair& p, const Binding& b) {
@@ -109,12 +122,14 @@ std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::strin
       params_of(p, bindings[k]);
       pairs.push_back(std::move(p));
     }
-    return pairs;
+    return number_equal_names(std::move(pairs));
   }
   for (const auto& b : bindings)
     for (std::size_t i = 1; i < n; ++i) {
       AbPair p;
-      p.name = (n > 2 ? named_by(name, side(i, b).label) : name) + (b.empty() ? "" : "[" + describe(b) + "]");
+      // Two commands are "ab" unless the AFTER has a name of the user's (-n), which the gate table then shows.
+      const bool named = n > 2 || (i < labels.size() && !labels[i].empty());
+      p.name = (named ? named_by(name, side(i, b).label) : name) + (b.empty() ? "" : "[" + describe(b) + "]");
       p.before_argv = words(substitute(commands[0], b));
       p.after_argv = words(substitute(commands[i], b));
       p.before = side(0, b);
@@ -122,7 +137,7 @@ std::vector<AbPair> hyperfine_pairs(const HyperfineCommands& f, const std::strin
       params_of(p, b);
       pairs.push_back(std::move(p));
     }
-  return pairs;
+  return number_equal_names(std::move(pairs));
 }
 
 }  // namespace perfgate::plan

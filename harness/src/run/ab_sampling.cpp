@@ -120,6 +120,7 @@ nlohmann::json to_json(const AbSampling& s) {
     j["ignore_failure"] = "all-non-zero";
   else if (!s.ignored_exits.empty())
     j["ignore_failure"] = s.ignored_exits;
+  if (!s.parameters.empty()) j["parameters"] = s.parameters;
   return j;
 }
 

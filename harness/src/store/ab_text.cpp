@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <sstream>
 #include <vector>
 
@@ -57,14 +58,49 @@ double fastest_wall(const std::vector<const model::ScenarioResult*>& ab) {
   return std::isfinite(fastest) ? fastest : 1;
 }
 
-std::string params_text(const model::ScenarioResult& s) {
+std::string params_text(const model::ScenarioResult& s, const std::string& variant) {
   std::string out;
-  for (const auto& [k, v] : s.params.items())
-    out += (out.empty() ? "" : ", ") + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  for (const auto& [k, v] : command_parameters(s, variant)) out += (out.empty() ? "" : ", ") + k + "=" + v;
   return out;
 }
 
+// Rows that read alike (the same command typed twice) get their place among them: "X (2)".
+void number_equal(std::vector<std::string>& names) {
+  std::map<std::string, int> count, seen;
+  for (const auto& n : names) ++count[n];
+  for (auto& n : names)
+    if (const std::string name = n; count[name] > 1) n = name + " (" + std::to_string(++seen[name]) + ")";
+}
+
 }  // namespace
+
+std::map<std::string, std::string> command_parameters(const model::ScenarioResult& s, const std::string& variant) {
+  std::map<std::string, std::string> out;
+  if (s.sampling && s.sampling->contains(variant) && (*s.sampling)[variant].contains("parameters")) {
+    for (const auto& [k, v] : (*s.sampling)[variant]["parameters"].items())
+      out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    return out;
+  }
+  for (const auto& [k, v] : s.params.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  return out;
+}
+
+std::vector<AbCommand> ab_commands(const model::ResultsDoc& doc) {
+  std::vector<AbCommand> out;
+  std::map<std::pair<std::string, std::map<std::string, std::string>>, std::size_t> references;
+  for (const auto& s : doc.scenarios) {
+    if (s.kind != catalog::ScenarioKind::Ab) continue;
+    const auto key = std::make_pair(ab_command_label(s, "before"), command_parameters(s, "before"));
+    if (const auto it = references.find(key); it != references.end())
+      ++out[it->second].pairs;
+    else {
+      references.emplace(key, out.size());
+      out.push_back({&s, "before"});
+    }
+    out.push_back({&s, "after"});
+  }
+  return out;
+}
 
 std::string ab_command_label(const model::ScenarioResult& s, const std::string& variant) {
   for (const auto& v : s.variants)
@@ -85,23 +121,19 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
   if (ab.empty()) return;
   const Unit u = unit_for(unit, fastest_wall(ab));
   TextRows rows{{"", "command", "wall median", "mean ± σ", "min … max", "cpu median", "rounds"}};
-  std::vector<std::string> seen;
-  for (const auto* s : ab)
-    for (const char* v : {"before", "after"}) {
-      const std::string name = ab_command_label(*s, v);
-      const bool reference = std::string(v) == "before";
-      const std::string key = params_text(*s) + "\n" + name;
-      if (reference && std::find(seen.begin(), seen.end(), key) != seen.end()) continue;  // once, beside each command
-      if (reference) seen.push_back(key);
-      const auto* w = summary(*s, v, "wall_ms");
-      const auto* c = summary(*s, v, "cpu_ms");
-      if (!w) continue;
-      const std::string params = params_text(*s);
-      rows.push_back({reference ? "reference" : "", name + (params.empty() ? "" : "  [" + params + "]"),
-                      time(w->s.median, u), time(w->s.mean, u) + " ± " + time(w->s.stddev, u),
-                      time(w->s.min, u) + " … " + time(w->s.max, u), c ? time(c->s.median, u) : "-",
-                      std::to_string(w->s.n)});
-    }
+  for (const auto& cmd : ab_commands(doc)) {
+    const auto& s = *cmd.scenario;
+    const auto* w = summary(s, cmd.variant, "wall_ms");
+    const auto* c = summary(s, cmd.variant, "cpu_ms");
+    if (!w) continue;
+    const std::string params = params_text(s, cmd.variant);
+    rows.push_back({cmd.reference() ? "reference" : "",
+                    ab_command_label(s, cmd.variant) + (params.empty() ? "" : "  [" + params + "]"),
+                    time(w->s.median, u), time(w->s.mean, u) + " ± " + time(w->s.stddev, u),
+                    time(w->s.min, u) + " … " + time(w->s.max, u), c ? time(c->s.median, u) : "-",
+                    std::to_string(w->s.n) +
+                        (cmd.pairs > 1 ? " (1st of " + std::to_string(cmd.pairs) + " pairs that ran it)" : "")});
+  }
   if (rows.size() == 1) return;
   out << "\n";
   print_text_table(out, rows, true);
@@ -109,14 +141,17 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
   for (const auto* s : ab) family = family || !s->params.empty() || ab.size() > 1;
   if (!family) return;
   TextRows fam{{"pair", "metric", "ratio", "interval", "verdict"}};
+  std::vector<std::string> names;
   for (const auto* s : ab) {
     const auto* c = s->find("after", s->primary_metric);
     if (!c) continue;
-    const std::string params = params_text(*s);
-    fam.push_back({ab_command_label(*s, "after") + (params.empty() ? "" : "  [" + params + "]"), c->metric,
-                   ratio(c->r.ratio), "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]",
+    const std::string params = params_text(*s, "after");
+    names.push_back(ab_command_label(*s, "after") + (params.empty() ? "" : "  [" + params + "]"));
+    fam.push_back({"", c->metric, ratio(c->r.ratio), "[" + number(c->r.ci.lo, 3) + ", " + number(c->r.ci.hi, 3) + "]",
                    std::string(name_of(c->verdict))});
   }
+  number_equal(names);
+  for (std::size_t i = 0; i < names.size(); ++i) fam[i + 1][0] = names[i];
   out << "\nEach against the reference (one Holm family):\n";
   print_text_table(out, fam, true);
 }
@@ -128,33 +163,32 @@ std::string ab_markdown(const model::ResultsDoc& doc, const std::string& unit) {
   const std::string sym = u.symbol;
   md << "| Command | Mean [" << sym << "] | Median [" << sym << "] | Min [" << sym << "] | Max [" << sym
      << "] | Relative | Gated ratio | Verdict |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n";
-  for (const auto* s : ab)
-    for (const char* v : {"before", "after"}) {
-      const auto* w = summary(*s, v, "wall_ms");
-      if (!w) continue;
-      const bool after = std::string(v) == "after";
-      const auto* wb = summary(*s, "before", "wall_ms");
-      const auto* c = s->find("after", s->primary_metric);
-      std::string name = ab_command_label(*s, v);
-      std::string escaped;
-      for (char ch : name) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
-      const std::string params = params_text(*s);
-      md << "| `" << escaped << "`" << (params.empty() ? "" : " (" + params + ")") << " | "
-         << number(w->s.mean * u.per_ms, 1) << " ± " << number(w->s.stddev * u.per_ms, 1) << " | "
-         << number(w->s.median * u.per_ms, 1) << " | " << number(w->s.min * u.per_ms, 1) << " | "
-         << number(w->s.max * u.per_ms, 1) << " | "
-         << (after && wb && wb->s.mean > 0 ? number(w->s.mean / wb->s.mean, 2) : std::string("1.00")) << " | "
-         << (after && c ? ratio(c->r.ratio) + " " + c->metric : std::string("reference")) << " | "
-         << (after && c ? std::string(name_of(c->verdict)) : std::string("")) << " |\n";
-    }
+  for (const auto& cmd : ab_commands(doc)) {
+    const auto& s = *cmd.scenario;
+    const auto* w = summary(s, cmd.variant, "wall_ms");
+    if (!w) continue;
+    const bool after = !cmd.reference();
+    const auto* wb = summary(s, "before", "wall_ms");
+    const auto* c = s.find("after", s.primary_metric);
+    std::string escaped;
+    for (char ch : ab_command_label(s, cmd.variant)) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    const std::string params = params_text(s, cmd.variant);
+    md << "| `" << escaped << "`" << (params.empty() ? "" : " (" + params + ")") << " | "
+       << number(w->s.mean * u.per_ms, 1) << " ± " << number(w->s.stddev * u.per_ms, 1) << " | "
+       << number(w->s.median * u.per_ms, 1) << " | " << number(w->s.min * u.per_ms, 1) << " | "
+       << number(w->s.max * u.per_ms, 1) << " | "
+       << (after && wb && wb->s.mean > 0 ? number(w->s.mean / wb->s.mean, 2) : std::string("1.00")) << " | "
+       << (after && c ? ratio(c->r.ratio) + " " + c->metric : std::string("reference")) << " | "
+       << (after && c ? std::string(name_of(c->verdict)) : std::string("")) << " |\n";
+  }
   return md.str();
 }
 
 std::string ab_csv(const model::ResultsDoc& doc) {
-  const auto ab = ab_scenarios(doc);
+  const auto commands = ab_commands(doc);
   std::vector<std::string> params;
-  for (const auto* s : ab)
-    for (const auto& [k, v] : s->params.items())
+  for (const auto& cmd : commands)
+    for (const auto& [k, v] : command_parameters(*cmd.scenario, cmd.variant))
       if (std::find(params.begin(), params.end(), k) == params.end()) params.push_back(k);
   auto quote = [](const std::string& t) {
     std::string q = "\"";
@@ -165,26 +199,23 @@ std::string ab_csv(const model::ResultsDoc& doc) {
   csv << "command,mean,stddev,median,user,system,min,max";
   for (const auto& p : params) csv << ",parameter_" << p;
   csv << ",role,gated_metric,ratio,ratio_lo,ratio_hi,verdict\n";
-  for (const auto* s : ab)
-    for (const char* v : {"before", "after"}) {
-      const auto* w = summary(*s, v, "wall_ms");
-      if (!w) continue;
-      const auto* user = summary(*s, v, "user_ms");
-      const auto* sys = summary(*s, v, "sys_ms");
-      auto sec = [](double ms) { return number(ms / 1000, 9); };
-      csv << quote(ab_command_label(*s, v)) << "," << sec(w->s.mean) << "," << sec(w->s.stddev) << ","
-          << sec(w->s.median) << "," << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << ","
-          << sec(w->s.min) << "," << sec(w->s.max);
-      for (const auto& p : params)
-        csv << ","
-            << (s->params.contains(p)
-                    ? quote(s->params[p].is_string() ? s->params[p].get<std::string>() : s->params[p].dump())
-                    : "");
-      const auto* c = std::string(v) == "after" ? s->find("after", s->primary_metric) : nullptr;
-      csv << "," << (c ? "compared" : "reference") << "," << (c ? c->metric : "") << ","
-          << (c ? number(c->r.ratio, 6) : "") << "," << (c ? number(c->r.ci.lo, 6) : "") << ","
-          << (c ? number(c->r.ci.hi, 6) : "") << "," << (c ? std::string(name_of(c->verdict)) : "") << "\n";
-    }
+  for (const auto& cmd : commands) {
+    const auto& s = *cmd.scenario;
+    const auto* w = summary(s, cmd.variant, "wall_ms");
+    if (!w) continue;
+    const auto* user = summary(s, cmd.variant, "user_ms");
+    const auto* sys = summary(s, cmd.variant, "sys_ms");
+    auto sec = [](double ms) { return number(ms / 1000, 9); };
+    csv << quote(ab_command_label(s, cmd.variant)) << "," << sec(w->s.mean) << "," << sec(w->s.stddev) << ","
+        << sec(w->s.median) << "," << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << ","
+        << sec(w->s.min) << "," << sec(w->s.max);
+    const auto values = command_parameters(s, cmd.variant);
+    for (const auto& p : params) csv << "," << (values.count(p) ? quote(values.at(p)) : "");
+    const auto* c = cmd.reference() ? nullptr : s.find("after", s.primary_metric);
+    csv << "," << (c ? "compared" : "reference") << "," << (c ? c->metric : "") << ","
+        << (c ? number(c->r.ratio, 6) : "") << "," << (c ? number(c->r.ci.lo, 6) : "") << ","
+        << (c ? number(c->r.ci.hi, 6) : "") << "," << (c ? std::string(name_of(c->verdict)) : "") << "\n";
+  }
   return csv.str();
 }
 

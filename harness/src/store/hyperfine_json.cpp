@@ -1,7 +1,6 @@
 #include "store/hyperfine_json.hpp"
 
 #include <algorithm>
-#include <set>
 #include <utility>
 
 #include "store/ab_text.hpp"
@@ -31,12 +30,6 @@ json exit_codes(const model::ScenarioResult& s, const std::string& variant) {
   return codes;
 }
 
-json parameters(const model::ScenarioResult& s) {
-  json p = json::object();
-  for (const auto& [k, v] : s.params.items()) p[k] = v.is_string() ? v.get<std::string>() : v.dump();
-  return p;
-}
-
 json verdict(const model::ScenarioResult& s, const std::string& variant) {
   if (variant != "after") return {{"role", "reference"}};
   const auto* c = s.find("after", s.primary_metric);
@@ -64,7 +57,7 @@ json result(const model::ScenarioResult& s, const std::string& variant, const mo
             {"max", seconds(wall.s.max)},
             {"times", times},
             {"exit_codes", exit_codes(s, variant)}};
-  if (!s.params.empty()) r["parameters"] = parameters(s);
+  if (const auto p = command_parameters(s, variant); !p.empty()) r["parameters"] = p;
   r["perfgate"] = verdict(s, variant);
   return r;
 }
@@ -73,16 +66,9 @@ json result(const model::ScenarioResult& s, const std::string& variant, const mo
 
 json hyperfine_json(const model::ResultsDoc& doc) {
   json results = json::array();
-  // The reference runs beside every command it is paired with; hyperfine lists it once.
-  std::set<std::pair<std::string, std::string>> listed;
-  for (const auto& s : doc.scenarios) {
-    if (s.kind != catalog::ScenarioKind::Ab) continue;
-    for (const char* v : {"before", "after"}) {
-      const auto* wall = summary(s, v, "wall_ms");
-      if (!wall || !listed.insert({ab_command_label(s, v), parameters(s).dump()}).second) continue;
-      results.push_back(result(s, v, *wall));
-    }
-  }
+  for (const auto& cmd : ab_commands(doc))
+    if (const auto* wall = summary(*cmd.scenario, cmd.variant, "wall_ms"))
+      results.push_back(result(*cmd.scenario, cmd.variant, *wall));
   return {{"results", results}};
 }
 
