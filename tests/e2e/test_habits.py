@@ -73,3 +73,16 @@ def test_bisect_without_good_and_an_unknown_commit(perfgate, tmp_path):
     r = bisect(perfgate, repo, tmp_path, "--good", "nope")
     assert r.returncode == 2
     assert f"not a commit of {repo}" in one_prefix(r.stderr)
+
+
+def test_gbench_old_new_then_arguments_after_the_separator(perfgate, tmp_path):
+    """docs/gbench.md's form (issue 47): OLD NEW -- ARGS, the arguments going to both binaries."""
+    s = gbench_script(tmp_path / "s.json", SAME, SAME)
+    r = perfgate("gbench", tool("gbench_a"), tool("gbench_b"), "--debug-samples", s, "--seed", "3",
+                 "--json", tmp_path / "r.json", "--", "--benchmark_filter=BM_Hash", cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    scenario = json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
+    assert scenario["params"]["args"] == ["--benchmark_filter=BM_Hash"], scenario["params"]
+    assert scenario["commands"]["before"][0].endswith("gbench_a")
+    assert "--benchmark_filter=BM_Hash" in scenario["commands"]["after"], scenario["commands"]
+

@@ -22,11 +22,17 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::sides(cmd, g->before, g->after);
   cmd->add_option("--filter", g->filter, "REGEX: the benchmarks to compare (--benchmark_filter for both)");
   flags::name(cmd, g->name);
-  cmd->add_option("args", g->args,
-                  "OLD NEW (without --before/--after), then after --: arguments for both binaries, as given. perfgate "
-                  "passes --benchmark_repetitions=1 and\n"
+  cmd->add_option("OLD-NEW", g->args,
+                  "OLD NEW (without --before/--after), then after --: arguments for both binaries, as given "
+                  "(gbench OLD NEW -- --benchmark_filter=X). perfgate passes --benchmark_repetitions=1 and\n"
                   "--benchmark_min_time=0.05 (seconds: libbenchmark 1.7 takes plain seconds) unless you do; with\n"
-                  "--benchmark_repetitions=N each run's N repetitions give the round their median");
+                  "--benchmark_repetitions=N each run's N repetitions give the round their median")
+      ->expected(-1);  // every positional word, those after -- too
+  // CLI11 2.1 hands `--` back to the top level once every positional has its fewest words (OLD NEW
+  // fill "args"), and the words after it then read as perfgate's own options. A positional that
+  // never fills keeps `--` here; nothing reaches it, "args" takes every word first.
+  cmd->add_option_function<std::string>(
+      "ARGS", [](const std::string&) {}, "after --: arguments for both binaries (read with OLD-NEW's words)");
   flags::workdir(cmd, o->workdir);
   add_run_flags(cmd, *o);
   flags::debug_samples(cmd, o->debug_samples);
