@@ -132,3 +132,18 @@ def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, b
     assert procs == [], "a burn process outlived perfgate"
     assert list(tmp.iterdir()) == [], "temporary directories left"
     assert _cgroups_of(p.pid) == [], "cgroups left"
+
+
+def test_six_fixed_rounds_decide_twice_the_cpu(perfgate, burn, tmp_path, validate):
+    """--runs N is one look at the full alpha (issue 47): six rounds of 2x the CPU say worse, where
+    alpha / 4 left them "cannot tell" at p = 0.031; five cannot, and say too few rounds is why."""
+    pair = [f"{burn} {WORK} same", f"{burn} {WORK * 2} same", "--metric", "cpu_ms", "--seed", "12"]
+    r = perfgate("ab", "--runs", "6", *pair, "--out", tmp_path / "six", env={"PERFGATE_CANNOT_TELL": "fail"})
+    assert r.returncode == 1, r.stdout + r.stderr
+    doc = validate(tmp_path / "six" / "results.json")
+    assert doc["run"]["options"]["alpha_per_look"] == 0.05
+    [c] = [c for c in doc["scenarios"][0]["comparisons"] if c["gated"]]
+    assert c["verdict"] == "worse" and c["n"] == 6 and c["ci"][0] > 1.5, c
+    r = perfgate("ab", "--runs", "5", *pair, "--out", tmp_path / "five", env={"PERFGATE_CANNOT_TELL": "fail"})
+    assert r.returncode == 5, r.stdout + r.stderr
+    assert "too few rounds: 5 rounds cannot reach this comparison's level" in r.stderr, r.stderr

@@ -246,13 +246,13 @@ def test_schema_1_baseline_is_still_read(runs, perfgate, tmp_path):
 
 
 def test_improve_scenario_with_too_few_rounds_to_ever_decide_is_refused(perfgate, burn, tmp_path):
-    """An `improve` gate passes only when its rank test rejects: 4 rounds never can (2/2^4 is above
-    0.05 split over 4 looks), so the run is refused before anything starts, naming the minimum."""
+    """An `improve` gate passes only when its rank test rejects: 4 fixed rounds never can (2/2^4 is
+    above 0.05 at their one look), so the run is refused before anything starts, naming the minimum."""
     catalog = tmp_path / "catalog"
     add_scenario(catalog, burn, "spin", rounds=4)
     r = perfgate("run", "--catalog", catalog, "--baseline", "none", "--json", tmp_path / "r.json")
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "needs at least 8 rounds" in r.stderr and "scenario.json" in r.stderr, r.stderr
+    assert "needs at least 6 rounds" in r.stderr and "scenario.json" in r.stderr, r.stderr
     assert not (tmp_path / "r.json").exists()
 
 

@@ -162,38 +162,39 @@ def test_the_sequential_rule_stops_at_the_first_look_that_decides(perfgate, tmp_
 
 
 def test_holm_steps_down_to_decide_the_borderline_comparison(perfgate, tmp_path):
-    # A family of two gated comparisons, one look of 8 rounds each, decided at 0.05 / 4 looks.
-    # holm_a's AFTER is 1.1x in every round (zero spread, p = 0); holm_b's 8 slower rounds give
-    # p = 2 / 2^8 = 0.0078. Bonferroni would double it past the level (0.0156 > 0.0125); Holm's
-    # second step multiplies by 1, so holm_b is worse too.
+    # A family of two gated comparisons, one look of 6 fixed rounds each: one look, so the whole
+    # alpha 0.05 (issue 47), each state a one-sided test at 0.025. holm_a's AFTER is 1.1x in every
+    # round (zero spread, p = 0); holm_b's 6 slower rounds give two-sided p = 2 / 2^6 = 0.031
+    # (one-sided 0.0156). Bonferroni would double it past the level (0.0625 > 0.05); Holm's second
+    # step multiplies by 1, so holm_b is worse too.
     r, doc = run(perfgate, tmp_path, "holm_one_borderline.json", "holm_a", "holm_b", extra=("--junit", tmp_path / "j.xml"))
     assert r.returncode == 1, r.stdout + r.stderr
-    assert doc["run"]["options"]["alpha_per_look"] == 0.0125 and doc["run"]["options"]["gated_comparisons"] == 2
+    assert doc["run"]["options"]["alpha_per_look"] == 0.05 and doc["run"]["options"]["gated_comparisons"] == 2
     a, b = (gated(s) for s in doc["scenarios"])
     assert (a["p_wilcoxon"], a["p_wilcoxon_adjusted"], a["wilcoxon_method"]) == (0, 0, "zero-spread")
-    assert (b["p_wilcoxon"], b["p_wilcoxon_adjusted"]) == (2 / 2 ** 8, 2 / 2 ** 8)
+    assert (b["p_wilcoxon"], b["p_wilcoxon_adjusted"]) == (2 / 2 ** 6, 2 / 2 ** 6)
     assert a["verdict"] == b["verdict"] == "worse"
-    # The detectable effect at Holm's strictest step, 0.0125 / 2: zero spread resolves the band
-    # itself; 8 rounds with spread are below that level's floor of 9 (2 / 2^n < 0.00625).
-    assert (a["alpha_corrected"], a["detectable_effect"], b["detectable_effect"]) == (0.00625, NOISE, None)
+    # The detectable effect at Holm's strictest step, 0.05 / 2: zero spread resolves the band
+    # itself; 6 rounds with spread are below that level's floor of 7 (2 / 2^n < 0.025).
+    assert (a["alpha_corrected"], a["detectable_effect"], b["detectable_effect"]) == (0.025, NOISE, None)
     assert table_row(r.stdout, "holm_a", "no-regress") == \
         ["holm_a", "no-regress", "cpu_ms", "*", "10.0", "ms", "11.0", "ms", "1.1x", "[1.1,", "1.1]", "2.0%", "worse", "FAIL"]
     assert table_row(r.stdout, "holm_b", "no-regress")[-5:] == ["too", "few", "rounds", "worse", "FAIL"]
-    assert "(Holm 0.008)" in r.stderr
+    assert "(Holm 0.031)" in r.stderr
     assert (tmp_path / "j.xml").read_text().count("<failure ") == 2
 
 
 def test_holm_leaves_two_borderline_comparisons_undecided(perfgate, tmp_path):
-    # Both at p = 2 / 2^8: Holm's first step doubles the smaller, and the running maximum carries
-    # it to the second, so both are 0.015625, above 0.0125: neither worse nor the same, so
-    # cannot tell (exit 5), never a pass.
+    # Both at p = 2 / 2^6: Holm's first step doubles the smaller, and the running maximum carries
+    # it to the second, so both are 0.0625, above 0.05: neither worse nor the same, so cannot tell
+    # (exit 5), never a pass.
     r, doc = run(perfgate, tmp_path, "holm_two_borderline.json", "holm_a", "holm_b",
                  extra=("--cannot-tell", "fail"))
     assert r.returncode == 5, r.stdout + r.stderr
     assert doc["outcome"]["status"] == "cannot tell"
     for s in doc["scenarios"]:
         c = gated(s)
-        assert (c["p_wilcoxon"], c["p_wilcoxon_adjusted"]) == (2 / 2 ** 8, 2 * 2 / 2 ** 8)
+        assert (c["p_wilcoxon"], c["p_wilcoxon_adjusted"]) == (2 / 2 ** 6, 2 * 2 / 2 ** 6)
         assert c["verdict"] == "cannot tell" and c["ci"][0] > 1 + NOISE
         policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
         assert policy.get("passed") is None and policy["cannot_tell"] is True, policy

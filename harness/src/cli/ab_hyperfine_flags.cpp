@@ -56,7 +56,9 @@ void add_hyperfine_flags(CLI::App* cmd, plan::HyperfineCommands& f, plan::RunOpt
                o.min_rounds = n;
                o.max_rounds = n;
              },
-             "N: exactly N measured rounds (a run of each command per round)")
+             "N: exactly N measured rounds (a run of each command per round), one look at the full alpha. "
+             "An exact paired test decides from 6 rounds for one pair at alpha 0.05, ceil(log2(2m/alpha)) for "
+             "m pairs (9 for 10); fewer end \"cannot tell\" (exit 5)")
           ->check(CLI::Range(2, 100000)));
   opt(cmd->add_option_function<int>(
              "-m,--min-runs", [&o](int n) { o.min_rounds = n; }, "N: as --min-rounds")

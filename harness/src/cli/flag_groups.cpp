@@ -31,7 +31,9 @@ void rounds(CLI::App* cmd, plan::RunOptions& o) {
              ->check(CLI::Range(2, 100000)));
   shared(cmd->add_option("--max-rounds", o.max_rounds,
                          "Measured rounds at most (default: run and batch 30, or the profile's; ab and gbench: "
-                         "looks doubling from --min-rounds, 7 of them, while they fit 50 s; the results record both)")
+                         "looks doubling from --min-rounds, 7 of them, while they fit 50 s; the results record both). "
+                         "--min-rounds N --max-rounds N is one look at the full alpha, which an exact paired test "
+                         "reaches from 6 rounds for one comparison, ceil(log2(2m/alpha)) for m")
              ->check(CLI::Range(2, 100000)));
   shared(cmd->add_option("--max-time", o.max_time_s,
                          "Stop after the round that passes this many seconds (default: no limit)")

@@ -5,6 +5,7 @@
 
 #include "common/number_format.hpp"
 #include "gate/scenario_stats.hpp"
+#include "stats/power.hpp"
 
 namespace perfgate::gate {
 namespace {
@@ -45,6 +46,13 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
 }
 
 std::string what_would_decide(const model::Comparison& c) {
+  // Too few rounds is its own cause: an exact signed-rank test of n rounds cannot reach p below
+  // 2 / 2^n, whatever the rounds say.
+  const int floor = stats::min_rank_rounds(c.alpha_corrected);
+  if (c.r.n > 0 && static_cast<int>(c.r.n) < floor)
+    return "too few rounds: " + std::to_string(c.r.n) + " rounds cannot reach this comparison's level (alpha " +
+           format_p_value(c.alpha_corrected) + " after correction); an exact paired test needs " +
+           std::to_string(floor) + " (--runs " + std::to_string(floor) + " or more would decide it)";
   std::string s = "the interval reaches across the edge of the band";
   if (c.rounds_to_decide)
     s += "; about " + std::to_string(*c.rounds_to_decide) + " rounds at this spread would decide it (" +

@@ -154,7 +154,9 @@ void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> 
   rp.alpha = o.alpha;
   rp.noise = o.noise;
   rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
-  rp.looks_per_scenario = kLooks;  // a longer schedule (ab's budgeted one) splits alpha further
+  // Alpha is split over the looks the schedules take, no more: a fixed number of rounds (--runs N,
+  // a profile with min = max) is one look at full alpha.
+  rp.looks_per_scenario = 1;
   for (const auto& s : rp.scenarios)
     rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
   rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);

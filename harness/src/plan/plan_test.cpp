@@ -9,6 +9,7 @@
 #include <set>
 
 #include "common/errors.hpp"
+#include "plan/ab_plan.hpp"
 #include "plan/shard.hpp"
 
 using namespace perfgate::plan;
@@ -67,4 +68,20 @@ TEST(Rounds, MinimumFollowsTheFloor) {
   EXPECT_EQ(min_decidable_rounds(0.05, 4, 7), 11);
   EXPECT_EQ(min_decidable_rounds(0.05, 4, 1), 8);
   EXPECT_EQ(min_decidable_rounds(0.05, 1, 1), 6);
+}
+
+// A fixed number of rounds is one look: it spends the whole alpha there (issue 47: `ab --runs 6`
+// was tested at alpha / 4 and could never decide).
+TEST(Rounds, FixedRoundsAreOneLookAtFullAlpha) {
+  RunOptions o;
+  o.min_rounds = o.max_rounds = 6;
+  const RunPlan fixed = plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o);
+  EXPECT_EQ(fixed.scenarios.front().looks, std::vector<int>{6});
+  EXPECT_EQ(fixed.looks_per_scenario, 1);
+  EXPECT_DOUBLE_EQ(fixed.alpha_per_look, 0.05);
+  o.min_rounds = 8;
+  o.max_rounds = 30;
+  const RunPlan sequential = plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o);
+  EXPECT_EQ(sequential.looks_per_scenario, 4);
+  EXPECT_DOUBLE_EQ(sequential.alpha_per_look, 0.0125);
 }

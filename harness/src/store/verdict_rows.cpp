@@ -63,6 +63,9 @@ void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Compa
   row.before = median(s, c.baseline, c);
   row.after = median(s, c.variant, c);
   row.ratio = std::isfinite(c.r.ratio) ? gate::format_ratio(c) : "-";
+  // Too few rounds for 95%: the Walsh interval is the widest the rounds allow, at a lower level.
+  if (std::isfinite(c.r.ratio) && c.r.ci_confidence < 0.9495)
+    row.ratio += " at " + format_number(100 * c.r.ci_confidence) + "%";
   if (c.detectable_effect && std::isfinite(*c.detectable_effect))
     row.detectable = percent(*c.detectable_effect);
   else
