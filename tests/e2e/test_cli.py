@@ -94,3 +94,30 @@ def test_upload_spool_equivalence_gate_trips_on_one_flipped_byte(perfgate, tmp_p
     assert r.returncode == 3, r.stdout + r.stderr
     assert "first differing line" in r.stderr
     assert "upload-0.spool" in r.stderr
+
+
+COMMANDS = ["run", "ab", "gbench", "batch", "merge", "bisect", "compare", "baseline", "lies", "calibrate", "parity",
+            "report", "history", "list", "new"]
+
+
+@pytest.mark.parametrize("cmd", COMMANDS)
+def test_every_help_lists_its_exit_codes(perfgate, cmd):
+    r = perfgate(cmd, "--help")
+    assert r.returncode == 0, r.stderr
+    codes = r.stdout[r.stdout.index("Exit codes:"):]
+    assert "\n  0    " in codes and ("\n  5    a gated comparison cannot tell" in codes) == (
+        cmd in ("run", "ab", "gbench", "batch", "merge")), codes
+
+
+def test_top_help_lists_every_exit_code(perfgate):
+    r = perfgate("--help")
+    for code in ("0", "1", "2", "3", "4", "5", "130"):
+        assert f"\n  {code} " in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "1", "2", "maybe"])
+def test_cannot_tell_takes_its_words_only(perfgate, value, tmp_path):
+    r = perfgate("ab", "--cannot-tell", value, "true", "true", cwd=tmp_path)
+    assert r.returncode == 2 and "not in {fail,warn,pass}" in r.stderr, r.stderr
+    env = perfgate("ab", "true", "true", cwd=tmp_path, env={"PERFGATE_CANNOT_TELL": value})
+    assert env.returncode == 2, env.stderr

@@ -103,14 +103,17 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
   shared(cmd->add_option("--export-gbench", o.outputs.gbench,
                          "FILE: also write the samples in Google Benchmark's JSON format here (for its compare.py)"));
   shared(cmd->add_flag("-q,--quiet", o.outputs.quiet, "No progress line, and no table when every gate passed"));
+  // The words only: a transformer would also take the enum's numbers, and "0" would read as
+  // "exit 0" but mean fail.
   const std::map<std::string, plan::CannotTellExit> exits = {
       {"fail", plan::CannotTellExit::Fail}, {"warn", plan::CannotTellExit::Warn}, {"pass", plan::CannotTellExit::Pass}};
-  shared(cmd->add_option("--cannot-tell", o.outputs.cannot_tell,
-                         "fail|warn|pass: when a gated comparison cannot tell (rounds or time ran out before its "
-                         "interval left the band's edge): exit 5 (fail, default), exit 0 with a warning, or exit 0; "
-                         "PERFGATE_CANNOT_TELL sets it for a whole CI job")
+  shared(cmd->add_option_function<std::string>(
+                "--cannot-tell", [&o, exits](const std::string& word) { o.outputs.cannot_tell = exits.at(word); },
+                "fail|warn|pass: when a gated comparison cannot tell (too few rounds, or time ran out before its "
+                "interval left the band's edge): exit 5 (fail, default), exit 0 with a warning, or exit 0; "
+                "PERFGATE_CANNOT_TELL sets it for a whole CI job")
              ->envname("PERFGATE_CANNOT_TELL")
-             ->transform(CLI::CheckedTransformer(exits, CLI::ignore_case)));
+             ->check(CLI::IsMember({"fail", "warn", "pass"}, CLI::ignore_case)));
 }
 
 void baseline_file(CLI::App* cmd, std::string& file) {

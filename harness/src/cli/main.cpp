@@ -4,16 +4,14 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
+#include "cli/exit_codes.hpp"
 #include "common/errors.hpp"
 #include "plan/hyperfine_shell.hpp"
 
 int main(int argc, char** argv) {
   using namespace perfgate;
-  CLI::App app{
-      "perfgate — paired BEFORE/AFTER benchmarks with equivalence gates and honest statistics.\n\n"
-      "Exit codes: 0 every gate passed; 1 a performance gate failed; 2 bad usage or input;\n"
-      "3 an equivalence gate failed (BEFORE and AFTER did different work); 4 the run could not be\n"
-      "made (crash, timeout); 130 interrupted (results hold the completed rounds)."};
+  CLI::App app{"perfgate — paired BEFORE/AFTER benchmarks with equivalence gates and honest statistics."};
+  app.footer(cli::exit_codes_text("") + "\nEach command's --help lists the codes it can return.");
   app.require_subcommand(1);
   app.set_version_flag("--version", PERFGATE_VERSION);
   std::vector<std::string> args(argv, argv + argc);
@@ -32,6 +30,7 @@ int main(int argc, char** argv) {
   cli::add_parity_command(app);
   cli::add_new_command(app);
   cli::add_bisect_command(app, args);
+  cli::list_exit_codes(app);
   try {
     // hyperfine's -S SHELL and --shell SHELL, as --shell=SHELL (plan/hyperfine_shell.hpp).
     const auto spelled = plan::with_hyperfine_shell(args);
