@@ -86,3 +86,24 @@ def test_gbench_old_new_then_arguments_after_the_separator(perfgate, tmp_path):
     assert scenario["commands"]["before"][0].endswith("gbench_a")
     assert "--benchmark_filter=BM_Hash" in scenario["commands"]["after"], scenario["commands"]
 
+
+def test_bisect_says_where_it_keeps_things_and_leaves_git_status_clean(perfgate, tmp_path):
+    """Issue 47: the worktrees stay for a rerun, and the output names their folder and the command
+    that removes them; bisect.json's folder in the working tree is kept out of `git status`."""
+    import subprocess
+    repo = tmp_path / "repo"
+    shas = make_repo(repo)
+    r = perfgate("bisect", "--good", shas[-3], "--build", "make", "--cache", tmp_path / "cache", "--seed", "3",
+                 "--metric", "cpu_ms", "--debug-samples", bisect_script(tmp_path), "--", "./prog", cwd=repo,
+                 timeout=1200)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (repo / "perfgate-out" / "bisect.json").exists()
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True).stdout
+    assert status == "", status
+    kept = f"perfgate: worktrees and builds of 2 commit(s) are kept in {tmp_path / 'cache'} for the next run; " \
+           f"`perfgate bisect --clean --cache {tmp_path / 'cache'}` removes them"
+    assert kept in r.stdout, r.stdout
+    clean = perfgate("bisect", "--clean", "--cache", tmp_path / "cache", cwd=repo)
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    worktrees = subprocess.run(["git", "worktree", "list"], cwd=repo, capture_output=True, text=True).stdout
+    assert len(worktrees.splitlines()) == 1, worktrees

@@ -67,4 +67,31 @@ void Worktrees::clean() const {
   git_stdout(repo_, {"worktree", "prune"});
 }
 
+int Worktrees::kept() const {
+  int n = 0;
+  std::error_code ec;
+  if (fs::is_directory(cache_, ec))
+    for (const auto& e : fs::directory_iterator(cache_, ec)) n += fs::exists(e.path() / "tree") ? 1 : 0;
+  return n;
+}
+
+std::optional<fs::path> exclude_from_status(const fs::path& repo, const fs::path& folder) {
+  auto line = [](std::optional<std::string> s) {
+    while (s && !s->empty() && (s->back() == '\n' || s->back() == '\r')) s->pop_back();
+    return s;
+  };
+  const auto top = line(git_stdout(repo, {"rev-parse", "--show-toplevel"}));
+  if (!top || top->empty()) return std::nullopt;
+  const fs::path rel = fs::weakly_canonical(fs::absolute(folder)).lexically_relative(fs::weakly_canonical(*top));
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;  // not in the working tree
+  // check-ignore answers (exit 0) only for a path something ignores already.
+  if (git_stdout(*top, {"check-ignore", "-q", "--no-index", rel.string() + "/"})) return std::nullopt;
+  const auto exclude = line(git_stdout(*top, {"rev-parse", "--git-path", "info/exclude"}));
+  if (!exclude || exclude->empty()) return std::nullopt;
+  const fs::path file = fs::path(*exclude).is_absolute() ? fs::path(*exclude) : fs::path(*top) / *exclude;
+  fs::create_directories(file.parent_path());
+  append_file(file, "# perfgate bisect's output folder\n/" + rel.generic_string() + "/\n");
+  return file;
+}
+
 }  // namespace perfgate::bisect

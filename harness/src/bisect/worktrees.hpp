@@ -5,6 +5,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "bisect/commit_path.hpp"
@@ -34,9 +35,16 @@ class Worktrees {
   Built build(const Commit& c, const std::string& build_command) const;
   // Removes every worktree of the cache and the cache itself.
   void clean() const;
+  // How many commits' worktrees the cache holds (registered in the repository's `git worktree list`).
+  int kept() const;
 
  private:
   fs::path repo_, cache_;
 };
+
+// Keeps `folder` (bisect's out folder, perfgate-out/ by default) out of `git status` when it lies
+// in the repository's working tree and nothing ignores it yet: one line in the repository's own
+// .git/info/exclude, never in a tracked file. Returns the exclude file it wrote, or nothing.
+std::optional<fs::path> exclude_from_status(const fs::path& repo, const fs::path& folder);
 
 }  // namespace perfgate::bisect

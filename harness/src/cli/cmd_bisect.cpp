@@ -24,9 +24,9 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
       "Which commit made it slower: each tested commit of --good..--bad (first-parent) is checked out in a\n"
       "worktree, built with --build, and compared with the good commit's build in paired rounds.\n"
       "  perfgate bisect --good v1.2 --bad main --build make -- ./prog --input data.txt\n"
-      "The command runs in each commit's worktree ({rev_dir} expands to it). Exit 0 with an answer (a commit,\n"
-      "a range no step could split, or none), 2 bad usage, 4 the good commit does not build, 130 interrupted\n"
-      "(finished steps are kept: run it again to resume).");
+      "The command runs in each commit's worktree ({rev_dir} expands to it). Worktrees, builds and finished\n"
+      "steps are kept in --cache (run it again to resume; --clean removes them); bisect.json goes to --out,\n"
+      "which git status is told to ignore (.git/info/exclude) when it lies in the repository.");
   auto o = std::make_shared<bisect::BisectOptions>();
   auto repo = std::make_shared<std::string>(".");
   auto cache = std::make_shared<std::string>();
@@ -77,7 +77,11 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
     o->step.argv = argv;
     if (!script->empty()) o->step.script = std::filesystem::absolute(*script);
     std::optional<OutFolderLock> folder;
-    if (json_path->empty()) folder.emplace(*out_dir, join_command(argv));
+    if (json_path->empty()) {
+      folder.emplace(*out_dir, join_command(argv));
+      if (const auto exclude = bisect::exclude_from_status(o->repo, *out_dir))
+        std::cerr << "perfgate: " << *out_dir << "/ is kept out of git status by " << exclude->string() << "\n";
+    }
     install_interrupt_handlers();
     Progress progress(false);
     const auto report = bisect::run_bisect(*o, progress.sink());
@@ -89,6 +93,14 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
         json_path->empty() ? std::filesystem::path(*out_dir) / "bisect.json" : std::filesystem::path(*json_path);
     if (write_exports({json_export("the bisect results", file, doc)}, kExitOk) == 0)
       std::cout << "perfgate: bisect results in " << file.string() << "\n";
+    // The worktrees stay (git worktree list shows them) so that a rerun resumes; say where, and
+    // what removes them.
+    const bisect::Worktrees trees(o->repo, o->cache.empty() ? bisect::default_cache(o->repo) : o->cache);
+    std::string clean_line = "perfgate bisect --clean";
+    if (*repo != ".") clean_line += " --repo " + shell_quote(*repo);
+    if (!cache->empty()) clean_line += " --cache " + shell_quote(*cache);
+    std::cout << "perfgate: worktrees and builds of " << trees.kept() << " commit(s) are kept in "
+              << trees.cache().string() << " for the next run; `" << clean_line << "` removes them\n";
   });
 }
 
