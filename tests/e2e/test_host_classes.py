@@ -1,6 +1,7 @@
 """The committed baseline on every host class our machines come in (issue 22). Results files of
-the main job on the other class are in ../shared/host-runs/ (written by perfgate itself on a
-fresh clone): each must pass the committed baseline.json with its own run left out (a file
+the main job on the other classes are in tests/data/host-runs/ (written by perfgate itself on a
+fresh clone of each class, trimmed by scripts/trim-host-runs.py to what `baseline check` reads:
+no per-sample rows, no time series): each must pass the committed baseline.json with its own run left out (a file
 accepted into the baseline passes by construction), and against a copy with that class's runs
 removed its time rows are "not comparable" while its exact counts are compared and pass. On a
 class the baseline has never seen, time ratios are not gated and an exact count that moved
@@ -13,8 +14,8 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-HOST_RUNS = ROOT.parent / "shared" / "host-runs"
-# suite-1 ran beside a compiler (../shared/host-runs/README.md): not accepted, still checked.
+HOST_RUNS = ROOT / "tests" / "data" / "host-runs"
+# c80664d's suite-1 ran beside a compiler (tests/data/host-runs/README.md): not accepted, still checked.
 FILES = sorted(HOST_RUNS.glob("*/*.json.xz"))
 
 
@@ -26,7 +27,7 @@ def committed():
 @pytest.fixture(scope="module")
 def unpacked(tmp_path_factory):
     if not FILES:
-        pytest.fail(f"no results files under {HOST_RUNS}: the shared folder is laid beside the clone")
+        pytest.fail(f"no results files under {HOST_RUNS}: they are part of the repository")
     out = tmp_path_factory.mktemp("host-runs")
     paths = {}
     for f in FILES:

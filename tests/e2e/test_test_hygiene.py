@@ -158,3 +158,25 @@ def test_each_planted_offence_is_found():
 
 def test_what_decides_exactly_is_not_flagged():
     assert offences(FINE) == []
+
+
+# Tests use only the repository (issue 47): a path that climbs out of the clone ("../shared",
+# the root's parent) fails for every user who clones the project alone.
+OUTSIDE = ("../shared", "ROOT.parent", "parents[3]", "/work/shared")
+
+
+def climbs_out(text):
+    return [pattern for pattern in OUTSIDE if pattern in text]
+
+
+def test_no_test_reads_outside_the_repository():
+    files = [*sources(), *sorted((ROOT / "harness").rglob("*_test.cpp")), *sorted((ROOT / "fixtures").rglob("*test*.cpp")),
+             *sorted((ROOT / "scripts").glob("test*.sh")), ROOT / ".ci" / "run", ROOT / "CMakeLists.txt"]
+    found = {str(f.relative_to(ROOT)): hits for f in files if (hits := climbs_out(f.read_text()))}
+    found.pop("tests/e2e/test_test_hygiene.py", None)  # this file names the patterns
+    assert not found, found
+
+
+def test_a_path_out_of_the_clone_is_found():
+    assert climbs_out('HOST_RUNS = ROOT.parent / "shared" / "host-runs"') == ["ROOT.parent"]
+    assert climbs_out('open("../shared/seeds/x.md")') == ["../shared"]
