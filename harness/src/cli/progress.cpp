@@ -107,6 +107,8 @@ suite::RunSink Progress::sink() {
     const std::lock_guard lock(mutex_);
     status_ = name;
     if (github_) write_line("::group::" + name);
+    // At once, not at the first heartbeat: a run shorter than one says what it does too.
+    write_line("perfgate: running " + name);
   };
   s.finished = [this](const model::ScenarioResult& r, double seconds) {
     const std::lock_guard lock(mutex_);

@@ -33,9 +33,11 @@ std::string describe_failure(const VariantCommand& v, const ChildResult& r, cons
                                 : "exited with " + std::to_string(r.exit_code);
   std::string tail = tail_of_file(f.stderr_path);
   // A user's command (ab, bisect) that exits non-zero on purpose: say what lets it, as hyperfine does.
-  const std::string hint = v.digest_stdout && !r.timed_out && !r.signal
-                               ? " (if that exit is expected, -i/--ignore-failure keeps going, as in hyperfine)"
-                               : "";
+  const std::string hint =
+      v.digest_stdout && !r.timed_out && !r.signal
+          ? " (if that exit is expected, -i/--ignore-failure keeps going, as in hyperfine; --show-output "
+            "shows what it printed)"
+          : "";
   return "variant " + v.name + ": " + v.argv[0] + " " + why + hint +
          (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
 }
