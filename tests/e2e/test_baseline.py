@@ -305,10 +305,11 @@ def test_keyset_listing_after_that_lost_its_improvement_fails_the_committed_base
     (tmp_path / "mine.json").write_text(json.dumps(mine))
 
     out = tmp_path / "r.json"
-    # before-with-indexes is not BEFORE: a fresh-clone CI run measured it 1.13x of BEFORE, significant;
-    # a 20% noise band keeps the policy gate out of it, so the baseline gate is the one that decides.
+    # before-with-indexes is not BEFORE: a fresh-clone CI run measured it 1.13x of BEFORE, significant,
+    # and on AMD EPYC family 26 once 1.13x [1.03, 1.2], its interval touching a 20% band (cannot tell);
+    # a 35% noise band keeps the policy gate out of it, so the baseline gate is the one that decides.
     r = perfgate("run", "keyset_listing", "--catalog", tmp_path / "catalog", "--policy", "no-regress",
-                 "--noise", "20", "--baseline", tmp_path / "mine.json", "--seed", "7", "--json", out)
+                 "--noise", "35", "--baseline", tmp_path / "mine.json", "--seed", "7", "--json", out)
     assert r.returncode == 1, r.stdout + r.stderr
     s = json.loads(out.read_text())["scenarios"][0]
     by_kind = {g["kind"]: g for g in s["gates"]}
