@@ -1,5 +1,6 @@
 #include "gate/policy.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -19,7 +20,34 @@ std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
   return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
 }
 
-std::string format_ratio(const model::Comparison& c) { return format_ratio(c.r.ratio, {c.r.ci.lo, c.r.ci.hi}); }
+std::string format_level(double confidence) {
+  const double miss = 100 * (1 - confidence);
+  const int decimals = miss > 0 ? std::max(0, 1 - static_cast<int>(std::floor(std::log10(miss)))) : 0;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", std::min(decimals, 6), 100 * confidence);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s + "%";
+}
+
+std::string format_ratio(const model::Comparison& c) {
+  std::string s = format_ratio(c.r.ratio, {c.r.ci.lo, c.r.ci.hi});
+  // Too few rounds for 95%: the Walsh interval is the widest the rounds allow, at a lower level.
+  if (c.r.ci_confidence < 0.9495) s += " at " + format_level(c.r.ci_confidence);
+  return s;
+}
+
+std::string format_decided(const model::Comparison& c) {
+  if (!c.gated || !c.decision_ci) return format_ratio(c);
+  std::string s = format_ratio(c.r.ratio, {c.decision_ci->lo, c.decision_ci->hi});
+  // Zero spread is exact: no level to state.
+  if (!c.r.zero_spread && std::abs(c.decision_confidence - 0.95) > 0.0005)
+    s += " at " + format_level(c.decision_confidence);
+  return s;
+}
 
 model::GateResult policy_gate(const model::Comparison* c, const std::string& metric, catalog::Policy policy) {
   const bool improve = policy == catalog::Policy::Improve;
@@ -35,7 +63,7 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
     g.cannot_tell = true;
   else
     g.passed = improve ? c->verdict == Verdict::Better : c->verdict != Verdict::Worse;
-  g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_ratio(*c) + ", Wilcoxon p " +
+  g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_decided(*c) + ", Wilcoxon p " +
              pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
              std::string(name_of(c->verdict));
   if (g.cannot_tell)
@@ -48,11 +76,12 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
 std::string what_would_decide(const model::Comparison& c) {
   // Too few rounds is its own cause: an exact signed-rank test of n rounds cannot reach p below
   // 2 / 2^n, whatever the rounds say.
-  const int floor = stats::min_rank_rounds(c.alpha_corrected);
+  const double level = c.decision_ci ? c.decision_alpha : c.alpha_corrected;
+  const int floor = stats::min_rank_rounds(level);
   if (c.r.n > 0 && static_cast<int>(c.r.n) < floor)
     return "too few rounds: " + std::to_string(c.r.n) + " rounds cannot reach this comparison's level (alpha " +
-           format_p_value(c.alpha_corrected) + " after correction); an exact paired test needs " +
-           std::to_string(floor) + " (--runs " + std::to_string(floor) + " or more would decide it)";
+           format_p_value(level) + " after correction); an exact paired test needs " + std::to_string(floor) +
+           " (--runs " + std::to_string(floor) + " or more would decide it)";
   std::string s = "the interval reaches across the edge of the band";
   if (c.rounds_to_decide)
     s += "; about " + std::to_string(*c.rounds_to_decide) + " rounds at this spread would decide it (" +

@@ -22,8 +22,16 @@ std::string what_would_decide(const model::Comparison& c);
 // cannot tell.
 model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& claim);
 
-// "0.43x [0.41, 0.45]": how a ratio and its interval are printed everywhere.
+// "0.43x [0.41, 0.45]": how a ratio and its interval are printed everywhere. A comparison's
+// 95% interval says its level when too few rounds reached 95% ("... at 93.8%").
 std::string format_ratio(const model::Comparison& c);
 std::string format_ratio(double ratio, const std::array<double, 2>& ci);
+
+// A gated comparison as its verdict was decided: the ratio with the interval the band was held
+// against, and its level unless 95% ("1.15x [1.08, 1.25] at 99.96%"). An ungated one: format_ratio.
+std::string format_decided(const model::Comparison& c);
+
+// "95%", "99.3%", "99.964%": a confidence level with the digits that tell it from 100%.
+std::string format_level(double confidence);
 
 }  // namespace perfgate::gate

@@ -1,9 +1,11 @@
 #include "gate/scenario_stats.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include "stats/multiple.hpp"
 #include "stats/power.hpp"
+#include "stats/walsh.hpp"
 
 namespace perfgate::gate {
 
@@ -100,10 +102,18 @@ void record(Comparison& c, const stats::Decided& d, double p_adjusted, double al
   c.alpha_corrected = alpha;
   c.detectable_effect.reset();
   c.rounds_to_decide.reset();
+  c.decision_ci = c.r.ci;
+  c.decision_confidence = c.r.zero_spread ? 1.0 : c.r.ci_confidence;
+  c.decision_alpha = 1 - d.confidence;
   if (!c.r.log_scale) return;
+  if (!c.r.zero_spread && c.r.log_ratios.size() >= 2) {
+    const auto e = stats::hodges_lehmann(c.r.log_ratios, d.confidence);
+    c.decision_ci = stats::Interval{std::exp(e.lo), std::exp(e.hi)};
+    c.decision_confidence = e.confidence;
+  }
   c.detectable_effect = stats::detectable_effect(c.r.log_ratios, alpha, noise);
   if (c.verdict == stats::Verdict::CannotTell)
-    c.rounds_to_decide = stats::rounds_to_decide(c.r.log_ratios, alpha, noise, c.same_means, c.better);
+    c.rounds_to_decide = stats::rounds_to_decide(c.r.log_ratios, c.decision_alpha, noise, c.same_means, c.better);
 }
 
 }  // namespace

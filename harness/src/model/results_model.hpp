@@ -50,6 +50,12 @@ struct Comparison {
   stats::SameMeans same_means = stats::SameMeans::Equivalent;
   // Cannot tell: the rounds its observed spread needs to decide (stats::rounds_to_decide).
   std::optional<int> rounds_to_decide;
+  // The interval the verdict was decided on, at its level (stats::Decided::confidence; the
+  // achieved Walsh level, lower with too few rounds): `r.ci` is the 95% figure, this is what the
+  // band was held against. A gated comparison's row shows this one. None in files from before.
+  std::optional<stats::Interval> decision_ci;
+  double decision_confidence = 0.95;
+  double decision_alpha = 0.05;  // the two-sided level that test ran at (1 - the level asked)
   // The smallest slowdown this comparison would have flagged with 80% power (stats/power.hpp)
   // at alpha_corrected, noise band included; null when its rounds cannot decide at all.
   double alpha_corrected = 0.05;

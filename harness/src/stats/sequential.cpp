@@ -71,8 +71,11 @@ BudgetedLooks::Step BudgetedLooks::at(int rounds, int next_checkpoint, double el
   const bool last = next_checkpoint == 0 || !next_look_fits(elapsed_s, rounds, next_checkpoint, budget_s_);
   const bool due = rounds >= looks_[next_];
   if (!due && !last) return Step::Continue;
+  const std::size_t before = next_;
   ++next_;  // the look this test uses up
   while (next_ < looks_.size() && looks_[next_] <= rounds) ++next_;
+  if (last) next_ = looks_.size();  // nothing is tested after it: it spends what is left
+  spent_ = static_cast<int>(next_ - before);
   tested_.push_back(rounds);
   return last ? Step::TestLast : Step::Test;
 }

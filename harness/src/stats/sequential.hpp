@@ -38,10 +38,10 @@ std::vector<int> budget_checkpoints(const std::vector<int>& looks);
 
 // The budgeted design's bookkeeping at each checkpoint. A test is due when the rounds reach the
 // next look of `looks`, and once more (the last) at the checkpoint after which the next one
-// would not fit the budget. Each test uses up at least one look of `looks` (the last uses the
-// one it comes before), so a run never tests more often than looks.size() times and
-// alpha / looks.size() per test keeps the whole run at alpha. Time only decides where the tests
-// fall, never the data.
+// would not fit the budget. Each test uses up the looks it reached (at least one), and the last
+// every look still unused, spending alpha / looks.size() for each: no test follows the last, so
+// what the budget left untested is spent there, and Boole's inequality keeps the whole run at
+// alpha. Time only decides where the tests fall, never the data.
 class BudgetedLooks {
  public:
   enum class Step { Continue, Test, TestLast };
@@ -50,11 +50,14 @@ class BudgetedLooks {
   Step at(int rounds, int next_checkpoint, double elapsed_s);
   // The round counts at which tests were due so far.
   const std::vector<int>& tested() const { return tested_; }
+  // How many looks the latest test used up: it is tested at alpha / looks.size() times this.
+  int looks_spent_by_last_test() const { return spent_; }
 
  private:
   std::vector<int> looks_;
   double budget_s_;
   std::size_t next_ = 0;
+  int spent_ = 0;
   std::vector<int> tested_;
 };
 

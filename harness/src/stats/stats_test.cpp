@@ -247,142 +247,6 @@ TEST(PairedRatio, RejectsBadInput) {
   EXPECT_THROW(ps::paired_ratio({1, -2}, {1, 2}, 1), std::invalid_argument);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Verdicts
-
-namespace {
-ps::PairedRatio with_ci(double lo, double hi) {
-  ps::PairedRatio r{};
-  r.ratio = (lo + hi) / 2;
-  r.ci = {lo, hi};
-  r.n = 10;
-  r.log_scale = true;
-  return r;
-}
-}  // namespace
-
-TEST(Verdict, IntervalInsideTheBandIsTheSame) {
-  const auto eq = ps::SameMeans::Equivalent;
-  // A 1% change, however significant, is inside the +-2% band: the same.
-  EXPECT_EQ(ps::decide_interval(with_ci(0.985, 0.995), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Same);
-  // Reaching across the band's edge is neither outside nor inside it: cannot tell.
-  EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, eq),
-            ps::Verdict::CannotTell);
-  // No-regress asks only "not worse beyond the band": an interval reaching -5% is the same.
-  EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, ps::SameMeans::NotWorse),
-            ps::Verdict::Same);
-}
-
-TEST(Verdict, OutsideBandButNotSignificantCannotTell) {
-  const auto eq = ps::SameMeans::Equivalent;
-  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.20, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::CannotTell);
-  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.05, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::CannotTell);
-}
-
-TEST(Verdict, EachDirection) {
-  // Smaller AFTER: better when lower is better, worse when higher is better; and vice versa.
-  const auto eq = ps::SameMeans::Equivalent;
-  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Better);
-  EXPECT_EQ(ps::decide_interval(with_ci(0.80, 0.90), 0.001, 0.05, 0.02, ps::Better::Higher, eq), ps::Verdict::Worse);
-  EXPECT_EQ(ps::decide_interval(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Lower, eq), ps::Verdict::Worse);
-  EXPECT_EQ(ps::decide_interval(with_ci(1.10, 1.30), 0.001, 0.05, 0.02, ps::Better::Higher, eq), ps::Verdict::Better);
-}
-
-TEST(Verdict, Names) {
-  EXPECT_EQ(perfgate::name_of(ps::Verdict::Better), "better");
-  EXPECT_EQ(perfgate::name_of(ps::Verdict::Worse), "worse");
-  EXPECT_EQ(perfgate::name_of(ps::Verdict::Same), "the same");
-  EXPECT_EQ(perfgate::name_of(ps::Verdict::CannotTell), "cannot tell");
-}
-
-namespace {
-// Per-round log-ratios: `shift` plus normal noise of sd `sigma`, from one seeded stream.
-std::vector<double> rounds(std::mt19937_64& rng, int n, double shift, double sigma) {
-  std::normal_distribution<double> noise(shift, sigma);
-  std::vector<double> out;
-  for (int i = 0; i < n; ++i) out.push_back(noise(rng));
-  return out;
-}
-
-ps::Verdict verdict_of_rounds(const std::vector<double>& logs, ps::SameMeans same, double alpha = 0.05) {
-  ps::PairedRatio r;
-  r.log_scale = true;
-  r.log_ratios = logs;
-  r.n = logs.size();
-  return ps::decide_verdicts({ps::state_tests(r, 0.02, ps::Better::Lower, same)}, alpha)[0].verdict;
-}
-}  // namespace
-
-TEST(Verdict, FiveRoundsOfTwiceTheCostCannotPass) {
-  // The case: 2.2x the CPU in five rounds. The exact one-sided test cannot reach 0.025
-  // with five rounds (1/32 > 0.025), so it is not "worse" — and never "the same".
-  const std::vector<double> logs(5, std::log(2.2));
-  std::vector<double> jittered;
-  for (std::size_t i = 0; i < logs.size(); ++i) jittered.push_back(logs[i] + 0.01 * static_cast<double>(i));
-  EXPECT_EQ(verdict_of_rounds(jittered, ps::SameMeans::NotWorse), ps::Verdict::CannotTell);
-  // Six rounds reach it (1/64 < 0.025).
-  jittered.push_back(std::log(2.2) + 0.05);
-  EXPECT_EQ(verdict_of_rounds(jittered, ps::SameMeans::NotWorse), ps::Verdict::Worse);
-}
-
-TEST(Verdict, StatesFromRounds) {
-  std::mt19937_64 rng(7);
-  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, 0.0, 0.005), ps::SameMeans::Equivalent), ps::Verdict::Same);
-  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, 0.10, 0.01), ps::SameMeans::Equivalent), ps::Verdict::Worse);
-  EXPECT_EQ(verdict_of_rounds(rounds(rng, 40, -0.10, 0.01), ps::SameMeans::Equivalent), ps::Verdict::Better);
-  // Noise far wider than the band over few rounds: neither.
-  EXPECT_EQ(verdict_of_rounds(rounds(rng, 8, 0.0, 0.2), ps::SameMeans::Equivalent), ps::Verdict::CannotTell);
-}
-
-// The rule's error rates by simulation (2,000 runs of 30 rounds each, sd 3% per round, band 2%,
-// alpha 0.05): nothing moved → "worse" at most alpha/2 of the time; a true +4% (beyond the band)
-// → "the same" at most alpha/2 of the time (coverage of the same); a true +10% caught nearly
-// always.
-TEST(Verdict, SimulatedErrorRatesStayUnderAlpha) {
-  std::mt19937_64 rng(20261205);
-  const int runs = 2000;
-  int aa_worse = 0, beyond_same = 0, big_caught = 0, aa_same = 0;
-  for (int i = 0; i < runs; ++i) {
-    const auto aa = verdict_of_rounds(rounds(rng, 30, 0.0, 0.03), ps::SameMeans::NotWorse);
-    aa_worse += aa == ps::Verdict::Worse;
-    aa_same += aa == ps::Verdict::Same;
-    beyond_same +=
-        verdict_of_rounds(rounds(rng, 30, std::log(1.04), 0.03), ps::SameMeans::NotWorse) == ps::Verdict::Same;
-    big_caught +=
-        verdict_of_rounds(rounds(rng, 30, std::log(1.10), 0.03), ps::SameMeans::NotWorse) == ps::Verdict::Worse;
-  }
-  EXPECT_LE(aa_worse, runs * 0.025);
-  EXPECT_LE(beyond_same, runs * 0.025);
-  EXPECT_GE(big_caught, runs * 0.95);
-  EXPECT_GE(aa_same, runs * 0.5);  // and "the same" is usually earned when nothing moved
-}
-
-TEST(Verdict, RoundsToDecideGrowWithTheSpread) {
-  std::mt19937_64 rng(3);
-  const auto narrow = rounds(rng, 10, 0.0, 0.02), wide = rounds(rng, 10, 0.0, 0.08);
-  const auto a = ps::rounds_to_decide(narrow, 0.05, 0.02, ps::SameMeans::NotWorse, ps::Better::Lower);
-  const auto b = ps::rounds_to_decide(wide, 0.05, 0.02, ps::SameMeans::NotWorse, ps::Better::Lower);
-  ASSERT_TRUE(a && b);
-  EXPECT_LT(*a, *b);
-}
-
-TEST(Verdict, ClaimMissedWhenEvenTheBestEndFallsShort) {
-  EXPECT_TRUE(ps::misses_factor(with_ci(0.2, 0.3), 10, ps::Better::Lower));
-  EXPECT_FALSE(ps::misses_factor(with_ci(0.05, 0.3), 10, ps::Better::Lower));
-}
-
-TEST(Verdict, MeetsFactorOnTheWholeInterval) {
-  // "At least 10x faster" (lower is better) needs ci.hi <= 0.1, whatever the point estimate.
-  EXPECT_TRUE(ps::meets_factor(with_ci(0.05, 0.09), 10, ps::Better::Lower));
-  EXPECT_FALSE(ps::meets_factor(with_ci(0.02, 0.11), 10, ps::Better::Lower));
-  // "At least 2x the throughput" needs ci.lo >= 2.
-  EXPECT_TRUE(ps::meets_factor(with_ci(2.1, 2.6), 2, ps::Better::Higher));
-  EXPECT_FALSE(ps::meets_factor(with_ci(1.9, 3.0), 2, ps::Better::Higher));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Sequential design
-
 TEST(Sequential, LookSchedule) {
   // 8 + 22k/3 for k = 0..3 = 8, 15.33, 22.67, 30 -> 8, 15, 23, 30.
   EXPECT_EQ(ps::look_schedule(8, 30, 4), (std::vector<int>{8, 15, 23, 30}));
@@ -423,11 +287,13 @@ TEST(Sequential, BudgetCheckpointsGrowFivePercentFromFirstToLastLook) {
 TEST(Sequential, BudgetedLooksTestAtEachLookAndOnceMoreWhereTheBudgetEnds) {
   ps::BudgetedLooks b({10, 20, 40, 80}, 100.0);
   using S = ps::BudgetedLooks::Step;
-  EXPECT_EQ(b.at(10, 11, 5.0), S::Test);                  // the first look
+  EXPECT_EQ(b.at(10, 11, 5.0), S::Test);  // the first look
+  EXPECT_EQ(b.looks_spent_by_last_test(), 1);
   EXPECT_EQ(b.at(11, 12, 5.5), S::Continue);              // between looks, well inside the budget
   EXPECT_EQ(b.at(20, 21, 10.0), S::Test);                 // the second look
   EXPECT_EQ(b.at(30, 31, 96.0), S::Continue);             // 31 rounds at this pace: 99.2 s, still fits
   EXPECT_EQ(b.at(31, 32, 99.0), S::TestLast);             // 32 would take 102 s: the last test, before look 3
+  EXPECT_EQ(b.looks_spent_by_last_test(), 2);             // nothing follows it: looks 3 and 4 are spent there
   EXPECT_EQ(b.tested(), (std::vector<int>{10, 20, 31}));  // never more tests than looks
 }
 
@@ -435,6 +301,7 @@ TEST(Sequential, BudgetedLooksNeverTestMoreOftenThanItHasLooks) {
   ps::BudgetedLooks b({10, 20}, 0.0);  // no budget: tests at the looks only
   using S = ps::BudgetedLooks::Step;
   EXPECT_EQ(b.at(10, 15, 1.0), S::Test);
+  EXPECT_EQ(b.looks_spent_by_last_test(), 1);
   EXPECT_EQ(b.at(15, 20, 2.0), S::Continue);
   EXPECT_EQ(b.at(20, 0, 3.0), S::TestLast);  // the last checkpoint
   EXPECT_EQ(b.at(20, 0, 3.0), S::Continue);  // both looks used up

@@ -67,26 +67,48 @@ StateTests state_tests(const PairedRatio& r, double band, Better better, SameMea
   return t;
 }
 
+namespace {
+
+// Holm's multiplier at each comparison's place in the ascending order of `p`: m for the
+// smallest, 1 for the largest (ties in input order).
+std::vector<double> holm_multipliers(const std::vector<double>& p) {
+  std::vector<std::size_t> order(p.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return p[a] < p[b]; });
+  std::vector<double> k(p.size());
+  for (std::size_t j = 0; j < order.size(); ++j) k[order[j]] = static_cast<double>(p.size() - j);
+  return k;
+}
+
+}  // namespace
+
 std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, double alpha) {
   if (!(alpha > 0.0 && alpha <= 1.0)) throw std::invalid_argument("alpha must be in (0, 1], e.g. 0.05");
-  std::vector<double> worse, better, same;
+  std::vector<double> worse, better;
   for (const auto& t : tests) {
     worse.push_back(t.p_worse);
     better.push_back(t.p_better);
-    same.push_back(t.p_same);
   }
-  const auto hw = holm(worse), hb = holm(better), hs = holm(same);
+  const auto hw = holm(worse), hb = holm(better);
+  const auto kw = holm_multipliers(worse), kb = holm_multipliers(better);
   const double level = alpha / 2;  // each side of the two-sided interval at 1 − alpha
   std::vector<Decided> out(tests.size());
   for (std::size_t i = 0; i < tests.size(); ++i) {
     Decided& d = out[i];
     d.p_worse = hw[i];
     d.p_better = hb[i];
-    d.p_same = hs[i];
-    d.verdict = hw[i] < level   ? Verdict::Worse
-                : hb[i] < level ? Verdict::Better
-                : hs[i] < level ? Verdict::Same
-                                : Verdict::CannotTell;
+    d.p_same = tests[i].p_same;
+    d.verdict = hw[i] < level      ? Verdict::Worse
+                : hb[i] < level    ? Verdict::Better
+                : d.p_same < level ? Verdict::Same
+                                   : Verdict::CannotTell;
+    // The interval shown is the deciding test's; undecided, the test nearest to deciding.
+    const bool by_worse =
+        d.verdict == Verdict::Worse ||
+        (d.verdict == Verdict::CannotTell && tests[i].p_worse <= std::min(tests[i].p_better, tests[i].p_same));
+    const bool by_better = !by_worse && (d.verdict == Verdict::Better ||
+                                         (d.verdict == Verdict::CannotTell && tests[i].p_better <= tests[i].p_same));
+    d.confidence = 1 - alpha / (by_worse ? kw[i] : by_better ? kb[i] : 1.0);
   }
   return out;
 }

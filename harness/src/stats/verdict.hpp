@@ -10,10 +10,15 @@
 //   same    rejects θ ≥ ln(1 + b)         (no-regress: non-inferiority, wholly below +band)
 //           rejects both θ ≥ ln(1 + b) and θ ≤ ln(1 − b)   (otherwise: equivalence, TOST,
 //                                                          wholly inside ±band)
-// Each kind of answer is Holm-corrected across the run's gated comparisons at the look's level,
-// so "worse" when nothing moved and "the same" when something moved beyond the band each stay
-// under alpha. A comparison none of its tests decides is "cannot tell": more rounds, more time
-// or a wider band would decide it (rounds_to_decide says how many rounds).
+// "worse" and "better" are Holm-corrected across the run's gated comparisons at the look's
+// level: a false alarm may come from any of the m, so the family's chance of one stays under
+// alpha. "the same" is not divided by m: it is an intersection-union test. A run passes only
+// when every gated comparison earns its own "the same" (or "better"), so a comparison that
+// moved beyond the band passes the run only by escaping its own test, at most alpha whatever
+// m is; dividing by m bought nothing but rounds (at m = 20 and 7 looks the exact test could
+// not say "the same" before round 13, and then only if every round agreed). A comparison none
+// of its tests decides is "cannot tell": more rounds, more time or a wider band would decide it
+// (rounds_to_decide says how many rounds).
 #pragma once
 
 #include <array>
@@ -54,12 +59,18 @@ StateTests state_tests(const PairedRatio& r, double band, Better better, SameMea
 
 struct Decided {
   Verdict verdict = Verdict::CannotTell;
-  double p_worse = 1, p_better = 1, p_same = 1;  // Holm-adjusted
+  double p_worse = 1, p_better = 1;  // Holm-adjusted
+  double p_same = 1;                 // as tested: an intersection-union test needs no correction
+  // The two-sided level of the interval this verdict was decided on (the test that decided it,
+  // or for "cannot tell" the one nearest to deciding): 1 - alpha for "the same", 1 - alpha / k
+  // for "worse" or "better" at Holm's k-th largest multiplier.
+  double confidence = 0.95;
 };
 
-// Holm across `tests` (the run's gated comparisons) with each one-sided test at alpha / 2, so
-// every state is the two-sided interval at 1 − alpha (corrected) against the band. Better wins
-// over the same when both are earned. Throws std::invalid_argument unless 0 < alpha <= 1.
+// The verdicts of `tests` (the run's gated comparisons) with each one-sided test at alpha / 2,
+// so every state is a two-sided interval against the band: "worse" and "better" Holm-corrected
+// across the family, "the same" at alpha itself (above). Better wins over the same when both
+// are earned. Throws std::invalid_argument unless 0 < alpha <= 1.
 std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, double alpha);
 
 // One comparison from its interval alone (two runs compared, no rounds): outside the band with

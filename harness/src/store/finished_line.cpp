@@ -44,7 +44,7 @@ std::string finished_line(const model::ScenarioResult& s, double seconds) {
   if (gated > 1 && !s.error)
     line += ", " + std::to_string(gated) + " gated comparisons";
   else if (const auto* c = gated_comparison(s); c && !s.error && std::isfinite(c->r.ratio))
-    line += ", " + c->metric + " " + gate::format_ratio(*c);
+    line += ", " + c->metric + " " + gate::format_decided(*c);
   // A failure quoting a program's stderr runs over several lines: the seconds end the first.
   const auto nl = line.find('\n');
   if (nl == std::string::npos) return line + ", " + seconds_text(seconds);

@@ -121,6 +121,11 @@ json to_json(const model::Comparison& c) {
             {"alpha_corrected", c.alpha_corrected}};
   j["detectable_effect"] = c.detectable_effect ? finite_or_null(*c.detectable_effect) : json(nullptr);
   if (c.rounds_to_decide) j["rounds_to_decide"] = *c.rounds_to_decide;
+  if (c.gated && c.decision_ci) {
+    j["decision_ci"] = {finite_or_null(c.decision_ci->lo), finite_or_null(c.decision_ci->hi)};
+    j["decision_confidence"] = c.decision_confidence;
+    j["decision_alpha"] = c.decision_alpha;
+  }
   if (c.exact) j["exact"] = *c.exact;
   return j;
 }
@@ -151,6 +156,13 @@ model::Comparison comparison_from_json(const json& j) {
   c.r.ci_confidence = j.value("ci_confidence", c.confidence);
   c.r.zero_spread = j.value("zero_spread", false);
   c.alpha_corrected = j.value("alpha_corrected", 0.05);
+  // Files before decision intervals have the 95% interval alone.
+  if (j.contains("decision_ci")) {
+    const auto d = interval_of(j, "decision_ci");
+    c.decision_ci = stats::Interval{d[0], d[1]};
+    c.decision_confidence = j.value("decision_confidence", c.r.ci_confidence);
+    c.decision_alpha = j.value("decision_alpha", c.alpha_corrected);
+  }
   if (j.contains("detectable_effect") && j["detectable_effect"].is_number())
     c.detectable_effect = j["detectable_effect"].get<double>();
   return c;

@@ -59,13 +59,12 @@ std::string median(const model::ScenarioResult& s, const std::string& variant, c
 
 // Fills the figure columns of a row from its comparison.
 // `undecided`: the row's own answer is cannot tell, so it says how many rounds would decide.
-void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Comparison& c, bool undecided) {
+// `decided`: the row is the comparison's verdict, shown with the interval it was decided on.
+void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Comparison& c, bool undecided,
+             bool decided = false) {
   row.before = median(s, c.baseline, c);
   row.after = median(s, c.variant, c);
-  row.ratio = std::isfinite(c.r.ratio) ? gate::format_ratio(c) : "-";
-  // Too few rounds for 95%: the Walsh interval is the widest the rounds allow, at a lower level.
-  if (std::isfinite(c.r.ratio) && c.r.ci_confidence < 0.9495)
-    row.ratio += " at " + format_number(100 * c.r.ci_confidence) + "%";
+  row.ratio = !std::isfinite(c.r.ratio) ? "-" : decided ? gate::format_decided(c) : gate::format_ratio(c);
   if (c.detectable_effect && std::isfinite(*c.detectable_effect))
     row.detectable = percent(*c.detectable_effect);
   else
@@ -117,7 +116,8 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   // Every benchmark a Google Benchmark scenario gates is starred, not only the first.
   row.primary = row.metric == s.primary_metric || (g.kind == model::GateKind::Policy && c && c->gated);
   if (c)
-    figures(row, s, *c, g.kind == model::GateKind::Policy ? c->verdict == stats::Verdict::CannotTell : g.cannot_tell);
+    figures(row, s, *c, g.kind == model::GateKind::Policy ? c->verdict == stats::Verdict::CannotTell : g.cannot_tell,
+            g.kind == model::GateKind::Policy);
   if (g.kind == model::GateKind::Policy) {
     row.gate = s.policy ? std::string(name_of(*s.policy)) : "policy";
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
@@ -212,7 +212,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
       row.gate = "gated";
       row.metric = c.metric;
       row.primary = c.metric == s.primary_metric;
-      figures(row, s, c, c.verdict == stats::Verdict::CannotTell);
+      figures(row, s, c, c.verdict == stats::Verdict::CannotTell, true);
       row.verdict = verdict_word(c.verdict);
       row.result = RowResult::Undecided;  // no gate decided on it (the run stopped before the gates)
       rows.push_back(row);

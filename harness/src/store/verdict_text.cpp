@@ -54,9 +54,10 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
   print_text_table(out, rows, true, layout);
   out << "(* the scenario's gated metric. One row per gate, with its own result; \"not gated\" rows only say which "
          "way\n"
-         "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds), interval its exact Walsh interval (>= "
+         "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds), interval its exact Walsh interval: "
          "95%,\n"
-         "   else its level follows it);\n"
+         "   or on a gated row the level its verdict was decided at (the same: the look's; worse, better: Holm's),\n"
+         "   which follows it when not 95%;\n"
          "   the same = the interval lies within the band (no-regress: below +band); cannot tell = it reaches across "
          "an edge\n"
          "   of the band (exit 5); detectable = the smallest slowdown the run would have flagged (80% power,\n"

@@ -122,11 +122,17 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
   }
   sink.done();
 
+  // One level for the family: the strictest any member's last test ran at (a budgeted scenario's
+  // last test spends the looks its budget left untested; one that stopped early did not).
   std::vector<model::Comparison*> gated;
+  double alpha = rp.alpha_per_look;
   for (auto& r : runs)
     for (auto& c : r->result.comparisons)
-      if (c.gated) gated.push_back(&c);
-  decide_family(gated, rp.family_total, rp.alpha_per_look, rp.noise);
+      if (c.gated) {
+        gated.push_back(&c);
+        alpha = gated.size() == 1 ? r->decided_at_alpha : std::min(alpha, r->decided_at_alpha);
+      }
+  decide_family(gated, rp.family_total, alpha, rp.noise);
 
   for (auto& r : runs)
     if (!out.interrupted || r.get() != runs.back().get()) r->finalise();

@@ -204,6 +204,7 @@ void ScenarioRun::run_rounds() {
     if (result.parity)
       result.parity->measures = parity::bundled_measures(*sampling->service(), run_dir.path(), outcome.samples);
     stopping.explain(outcome);
+    decided_at_alpha = stopping.alpha_of_last_test();
   } catch (const gate::EquivalenceFailure& e) {
     outcome.stop = run::StopReason::plain(run::StopKind::EquivalenceFailed);
     error_message = e.what();

@@ -44,6 +44,8 @@ struct ScenarioRun {
   std::optional<fixtures::FixtureInfo> fixture;
   std::string error_message;
   int exit_code = kExitOk;
+  // The level its last test ran at (StoppingRule::alpha_of_last_test), which the family decides at.
+  double decided_at_alpha = rp.alpha_per_look;
 
   // Prepares the fixture and runs every round. Throws Interrupted (after analysing what
   // completed) and Error when the scenario could not even start.

@@ -15,9 +15,13 @@ std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<
 }
 
 StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp, std::vector<int> checkpoints)
-    : sp_(sp), rp_(rp), checkpoints_(std::move(checkpoints)), tests_(sp.looks, sp.look_budget_s) {}
+    : sp_(sp),
+      rp_(rp),
+      checkpoints_(std::move(checkpoints)),
+      tests_(sp.looks, sp.look_budget_s),
+      last_alpha_(rp.alpha_per_look) {}
 
-bool StoppingRule::clear(const std::vector<run::Sample>& measured) const {
+bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) const {
   auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp_, measured), rp_.seed);
   // Each gated comparison at this look's level, with every gated comparison of the run in the
   // family: "the same" spends error as "changed" does (stats/verdict.hpp).
@@ -27,8 +31,7 @@ bool StoppingRule::clear(const std::vector<run::Sample>& measured) const {
       if (sp_.policy == catalog::Policy::NoRegress) c.same_means = stats::SameMeans::NotWorse;
       gated.push_back(&c);
     }
-  gate::decide_family(gated, rp_.alpha_per_look, rp_.noise,
-                      std::max(0, rp_.gated_total - static_cast<int>(gated.size())));
+  gate::decide_family(gated, alpha, rp_.noise, std::max(0, rp_.gated_total - static_cast<int>(gated.size())));
   std::size_t decided = 0;
   for (const auto* c : gated) decided += c->verdict != stats::Verdict::CannotTell;
   if (decided != sp_.gated_metrics.size()) return false;
@@ -40,13 +43,14 @@ bool StoppingRule::clear(const std::vector<run::Sample>& measured) const {
 }
 
 bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
-  if (sp_.look_budget_s <= 0) return clear(measured);
+  if (sp_.look_budget_s <= 0) return clear(measured, last_alpha_);
   const auto i = static_cast<std::size_t>(look);
   const int next = i + 1 < checkpoints_.size() ? checkpoints_[i + 1] : 0;
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   const auto step = tests_.at(checkpoints_[i], next, spent);
   if (step == stats::BudgetedLooks::Step::Continue) return false;
-  if (clear(measured)) return true;
+  last_alpha_ = std::min(rp_.alpha, rp_.alpha_per_look * tests_.looks_spent_by_last_test());
+  if (clear(measured, last_alpha_)) return true;
   out_of_budget_ = step == stats::BudgetedLooks::Step::TestLast && next != 0;
   return out_of_budget_;
 }

@@ -30,15 +30,19 @@ class StoppingRule {
   // After the rounds: the looks a budgeted run tested (not every checkpoint) and, when it ran
   // out of budget undecided, the stop reason that says so.
   void explain(run::BatchOutcome& outcome) const;
+  // The level the latest test ran at: the run's per-look alpha, times the looks it used up in a
+  // budgeted design (the last test, where the budget ends, spends every look left).
+  double alpha_of_last_test() const { return last_alpha_; }
 
  private:
-  bool clear(const std::vector<run::Sample>& measured) const;
+  bool clear(const std::vector<run::Sample>& measured, double alpha) const;
   const plan::ScenarioPlan& sp_;
   const plan::RunPlan& rp_;
   std::vector<int> checkpoints_;
   stats::BudgetedLooks tests_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   bool out_of_budget_ = false;
+  double last_alpha_;
 };
 
 }  // namespace perfgate::suite
