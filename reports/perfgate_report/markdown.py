@@ -199,6 +199,8 @@ def benchmark_counts(gated: list[dict]) -> str:
         parts.append(f"{len(by['better'])} better")
     if by.get("the same"):
         parts.append(f"{len(by['the same'])} the same")
+    if by.get("not worse"):
+        parts.append(f"{len(by['not worse'])} not worse")
     undecided = by.get("cannot tell", []) + by.get("no significant change", [])
     if undecided:
         parts.append(f"**{len(undecided)} cannot tell**")

@@ -69,10 +69,11 @@ std::array<double, 2> two_run_interval(std::size_t n_old, std::size_t n_new, std
 
 // benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
 std::string verdict_text(stats::Verdict v) {
-  return v == stats::Verdict::Worse    ? "worse"
-         : v == stats::Verdict::Better ? "better"
-         : v == stats::Verdict::Same   ? "same"
-                                       : "~";
+  return v == stats::Verdict::Worse      ? "worse"
+         : v == stats::Verdict::Better   ? "better"
+         : v == stats::Verdict::Same     ? "same"
+         : v == stats::Verdict::NotWorse ? "not worse"
+                                         : "~";
 }
 
 // Two runs compared: the interval-only rule (stats::decide_interval) — changed when significant

@@ -56,14 +56,16 @@ StateTests state_tests(const PairedRatio& r, double band, Better better, SameMea
     t.p_worse = lo > up ? one_sided : 1;
     t.p_better = hi < down ? one_sided : 1;
     const bool below_up = hi <= up, above_down = lo >= down;
-    t.p_same = (same == SameMeans::NotWorse ? below_up : below_up && above_down) ? 0 : 1;
+    t.p_same = below_up && above_down ? 0 : 1;
+    t.p_not_worse = same == SameMeans::NotWorse && below_up ? 0 : 1;
     return t;
   }
   const TestResult at_up = wilcoxon_signed_rank(shifted(r.log_ratios, better, up));
   const TestResult at_down = wilcoxon_signed_rank(shifted(r.log_ratios, better, down));
   t.p_worse = at_up.p_greater;
   t.p_better = at_down.p_less;
-  t.p_same = same == SameMeans::NotWorse ? at_up.p_less : std::max(at_up.p_less, at_down.p_greater);
+  t.p_same = std::max(at_up.p_less, at_down.p_greater);
+  t.p_not_worse = same == SameMeans::NotWorse ? at_up.p_less : 1;
   return t;
 }
 
@@ -98,16 +100,19 @@ std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, doubl
     d.p_worse = hw[i];
     d.p_better = hb[i];
     d.p_same = tests[i].p_same;
-    d.verdict = hw[i] < level      ? Verdict::Worse
-                : hb[i] < level    ? Verdict::Better
-                : d.p_same < level ? Verdict::Same
-                                   : Verdict::CannotTell;
+    d.p_not_worse = tests[i].p_not_worse;
+    d.verdict = hw[i] < level           ? Verdict::Worse
+                : hb[i] < level         ? Verdict::Better
+                : d.p_same < level      ? Verdict::Same
+                : d.p_not_worse < level ? Verdict::NotWorse
+                                        : Verdict::CannotTell;
     // The interval shown is the deciding test's; undecided, the test nearest to deciding.
+    const double p_unchanged = std::min(tests[i].p_same, tests[i].p_not_worse);
+    const bool undecided = d.verdict == Verdict::CannotTell;
     const bool by_worse =
-        d.verdict == Verdict::Worse ||
-        (d.verdict == Verdict::CannotTell && tests[i].p_worse <= std::min(tests[i].p_better, tests[i].p_same));
-    const bool by_better = !by_worse && (d.verdict == Verdict::Better ||
-                                         (d.verdict == Verdict::CannotTell && tests[i].p_better <= tests[i].p_same));
+        d.verdict == Verdict::Worse || (undecided && tests[i].p_worse <= std::min(tests[i].p_better, p_unchanged));
+    const bool by_better =
+        !by_worse && (d.verdict == Verdict::Better || (undecided && tests[i].p_better <= p_unchanged));
     d.confidence = 1 - alpha / (by_worse ? kw[i] : by_better ? kb[i] : 1.0);
   }
   return out;
@@ -125,7 +130,8 @@ Verdict decide_interval(const PairedRatio& r, double p_adjusted, double alpha, d
   if (p_adjusted < alpha && good_side) return Verdict::Better;
   const bool not_worse = better == Better::Lower ? r.ci.hi <= 1.0 + band : r.ci.lo >= 1.0 - band;
   const bool inside = r.ci.lo >= 1.0 - band && r.ci.hi <= 1.0 + band;
-  return (same == SameMeans::NotWorse ? not_worse : inside) ? Verdict::Same : Verdict::CannotTell;
+  if (inside) return Verdict::Same;
+  return same == SameMeans::NotWorse && not_worse ? Verdict::NotWorse : Verdict::CannotTell;
 }
 
 std::optional<int> rounds_to_decide(const std::vector<double>& log_ratios, double alpha, double band, SameMeans same,

@@ -33,22 +33,26 @@
 namespace perfgate::stats {
 
 using perfgate::Better;
-enum class Verdict { Better, Worse, Same, CannotTell };
+// "the same" is always inside ±band; "not worse" is no-regress's own word for an interval below
+// +band that reaches past -band (AFTER may have gained, but not beyond the band at this level).
+enum class Verdict { Better, Worse, Same, NotWorse, CannotTell };
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 4> names(Verdict) {
+constexpr std::array<std::pair<Verdict, std::string_view>, 5> names(Verdict) {
   return {{{Verdict::Better, "better"},
            {Verdict::Worse, "worse"},
            {Verdict::Same, "the same"},
+           {Verdict::NotWorse, "not worse"},
            {Verdict::CannotTell, "cannot tell"}}};
 }
 
-// What "the same" means: no-regress asks only that AFTER is not worse beyond the band
-// (non-inferiority); improve and exploratory comparisons ask that it lies inside ±band.
+// What a comparison may conclude short of a change: a no-regress gate also "not worse" (its
+// non-inferiority is all it asks); improve and exploratory comparisons "the same" or nothing.
 enum class SameMeans { NotWorse, Equivalent };
 
-// The one-sided p-values of one comparison.
+// The one-sided p-values of one comparison. p_same rejects both edges (inside ±band); p_not_worse
+// only +band, and is 1 where "not worse" is no answer (SameMeans::Equivalent).
 struct StateTests {
-  double p_worse = 1, p_better = 1, p_same = 1;
+  double p_worse = 1, p_better = 1, p_same = 1, p_not_worse = 1;
 };
 
 // From the per-round log-ratios when the comparison has them; for a ratio of medians (counts
@@ -60,7 +64,7 @@ StateTests state_tests(const PairedRatio& r, double band, Better better, SameMea
 struct Decided {
   Verdict verdict = Verdict::CannotTell;
   double p_worse = 1, p_better = 1;  // Holm-adjusted
-  double p_same = 1;                 // as tested: an intersection-union test needs no correction
+  double p_same = 1, p_not_worse = 1;  // as tested: an intersection-union test needs no correction
   // The two-sided level of the interval this verdict was decided on (the test that decided it,
   // or for "cannot tell" the one nearest to deciding): 1 - alpha for "the same", 1 - alpha / k
   // for "worse" or "better" at Holm's k-th largest multiplier.
@@ -69,12 +73,14 @@ struct Decided {
 
 // The verdicts of `tests` (the run's gated comparisons) with each one-sided test at alpha / 2,
 // so every state is a two-sided interval against the band: "worse" and "better" Holm-corrected
-// across the family, "the same" at alpha itself (above). Better wins over the same when both
-// are earned. Throws std::invalid_argument unless 0 < alpha <= 1.
+// across the family, "the same" and "not worse" at alpha itself (above). The first earned of
+// worse, better, the same, not worse is the verdict. Throws std::invalid_argument unless
+// 0 < alpha <= 1.
 std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, double alpha);
 
 // One comparison from its interval alone (two runs compared, no rounds): outside the band with
-// p_adjusted < alpha is changed, inside it is the same, else cannot tell.
+// p_adjusted < alpha is changed, inside it is the same, below +band (SameMeans::NotWorse) not
+// worse, else cannot tell.
 Verdict decide_interval(const PairedRatio& r, double p_adjusted, double alpha, double band, Better better,
                         SameMeans same);
 

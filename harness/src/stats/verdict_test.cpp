@@ -33,8 +33,11 @@ TEST(Verdict, IntervalInsideTheBandIsTheSame) {
   // Reaching across the band's edge is neither outside nor inside it: cannot tell.
   EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, eq),
             ps::Verdict::CannotTell);
-  // No-regress asks only "not worse beyond the band": an interval reaching -5% is the same.
+  // No-regress asks only "not worse beyond the band": an interval reaching -5% is not worse, and
+  // not "the same", which is inside the band on both sides.
   EXPECT_EQ(ps::decide_interval(with_ci(0.95, 0.99), 0.001, 0.05, 0.02, ps::Better::Lower, ps::SameMeans::NotWorse),
+            ps::Verdict::NotWorse);
+  EXPECT_EQ(ps::decide_interval(with_ci(0.985, 0.995), 0.001, 0.05, 0.02, ps::Better::Lower, ps::SameMeans::NotWorse),
             ps::Verdict::Same);
 }
 

@@ -89,7 +89,7 @@ std::string markdown_summary(const model::ResultsDoc& results) {
   auto load = [](const std::vector<double>& l) { return l.empty() ? std::string("-") : num(l[0]); };
   md << ", load " << load(results.host.load_before) << " → " << load(results.host.load_after) << ".\n\n";
   // The gates only: one row each with its own result; a failure says why in its verdict cell.
-  md << "| scenario | gate | metric | before | after | ratio [95% CI] | verdict | result |\n"
+  md << "| scenario | gate | metric | before | after | ratio [interval] | verdict | result |\n"
      << "|---|---|---|--:|--:|---|---|---|\n";
   for (const auto& s : results.scenarios)
     for (const auto& r : verdict_rows(s)) {

@@ -227,8 +227,8 @@ TEST(ResultsCodec, AKindIsOneOfItsNames) {
   EXPECT_EQ(refusal("comparisons", "better", "up"),
             "r.json: scenarios[0].comparisons[0].better: 'up' is not one of lower, higher");
   EXPECT_EQ(refusal("comparisons", "verdict", "faster"),
-            "r.json: scenarios[0].comparisons[0].verdict: 'faster' is not one of better, worse, the same, cannot tell, "
-            "no significant change");
+            "r.json: scenarios[0].comparisons[0].verdict: 'faster' is not one of better, worse, the same, not worse, "
+            "cannot tell, no significant change");
 
   for (const auto& [reason, kind] : std::vector<std::pair<std::string, run::StopKind>>{
            {run::StopReason::max_rounds(30).text, run::StopKind::MaxRounds},

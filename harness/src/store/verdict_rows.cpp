@@ -77,7 +77,7 @@ std::string verdict_word(stats::Verdict v) { return std::string(name_of(v)); }
 
 // An ungated comparison says which way the figure moved, never whether that is good.
 std::string direction(const model::Comparison& c) {
-  if (c.verdict == stats::Verdict::Same) return "the same";
+  if (c.verdict == stats::Verdict::Same || c.verdict == stats::Verdict::NotWorse) return verdict_word(c.verdict);
   if (c.verdict == stats::Verdict::CannotTell) return "cannot tell";
   const bool lower_is_better = c.better != Better::Higher;
   return (c.verdict == stats::Verdict::Better) == lower_is_better ? "lower" : "higher";

@@ -56,14 +56,12 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
          "way\n"
          "   a figure moved. ratio = after/before (Hodges-Lehmann over rounds), interval its exact Walsh interval: "
          "95%,\n"
-         "   or on a gated row the level its verdict was decided at (the same: the look's; worse, better: Holm's),\n"
+         "   or on a gated row the level its verdict was decided at (the same: the look's; a change: Holm's),\n"
          "   which follows it when not 95%;\n"
-         "   the same = the interval lies within the band (no-regress: below +band); cannot tell = it reaches across "
-         "an edge\n"
-         "   of the band (exit 5); detectable = the smallest slowdown the run would have flagged (80% power,\n"
-         "   noise band included); guard: how much wall time AFTER may add; baseline: before = the accepted ratio, "
-         "after =\n"
-         "   this run's, ratio = their change)\n";
+         "   the same = the interval lies within ±band; not worse (no-regress) = below +band, reaching past -band;\n"
+         "   cannot tell = it reaches across the edge that would decide (exit 5); detectable = the smallest slowdown\n"
+         "   the run would have flagged (80% power, noise band included); guard: how much wall time AFTER may add;\n"
+         "   baseline: before = the accepted ratio, after = this run's, ratio = their change)\n";
   for (const auto& s : results.scenarios) {
     // `ab`'s chosen metric: which, and why (only where a performance gate judged it).
     bool judged = false;
