@@ -268,3 +268,25 @@ def test_the_flag_is_hidden_and_only_on_run_and_ab(perfgate):
     r = perfgate("batch", "plan.json", "--lock", "l", "--prebuilt", ".", "--debug-samples", DATA / "aa.json")
     # Not on batch: the perf VM's queue is for measurements.
     assert r.returncode == 2 and "--debug-samples" in r.stderr, r.stdout + r.stderr
+
+
+def test_a_run_that_has_failed_stops_taking_rounds(perfgate, tmp_path):
+    """The `sort --parallel=1` shape (issue 48): the same CPU, 1.69x the wall. The guard fails at
+    the first look; more rounds cannot turn the run green, so none are taken, and the CPU gate
+    they would have decided says why it cannot tell. --decide-all runs on until it is decided."""
+    r, doc = ab(perfgate, tmp_path, "wall_trade.json", "--metric", "cpu_ms")
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = doc["scenarios"][0]
+    assert s["stop"]["rounds"] == 10
+    assert s["stop"]["reason"] == "failed at look 1 (round 10): a gate had decided against AFTER"
+    gates = {g["kind"]: g for g in s["gates"]}
+    assert gates["guard"]["passed"] is False
+    assert gates["policy"]["cannot_tell"] is True
+    assert gates["policy"]["detail"].endswith(
+        "stopped early at round 10: a gate had decided against AFTER (--decide-all decides every comparison)")
+    r, doc = ab(perfgate, tmp_path, "wall_trade.json", "--metric", "cpu_ms", "--decide-all")
+    assert r.returncode == 1, r.stdout + r.stderr
+    s = doc["scenarios"][0]
+    assert s["stop"]["rounds"] > 10 and s["stop"]["reason"].startswith("clear at look"), s["stop"]
+    assert {g["kind"]: g for g in s["gates"]}["policy"]["passed"] is True
+    assert doc["run"]["options"]["decide_all"] is True

@@ -35,6 +35,10 @@ void rounds(CLI::App* cmd, plan::RunOptions& o) {
                          "--min-rounds N --max-rounds N is one look at the full alpha, which an exact paired test "
                          "reaches from 6 rounds for one comparison, ceil(log2(2m/alpha)) for m")
              ->check(CLI::Range(2, 100000)));
+  shared(cmd->add_flag("--decide-all", o.decide_all,
+                       "Take rounds until every gated comparison is decided, even after a gate has failed (default: "
+                       "a scenario stops once a gate decided against AFTER, since more rounds cannot turn it green; "
+                       "what it left open says cannot tell)"));
   shared(cmd->add_option("--max-time", o.max_time_s,
                          "Stop after the round that passes this many seconds (default: no limit)")
              ->check(CLI::PositiveNumber));

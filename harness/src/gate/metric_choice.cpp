@@ -107,12 +107,10 @@ double guard_band(const std::vector<run::Sample>& samples, const catalog::Guard&
   return std::max({guard.band, noise, spread});
 }
 
-namespace {
 bool guard_worse(const model::Comparison& c, double band) {
   if (!stats::reaches_level(c.r, c.confidence)) return false;
   return c.better == Better::Higher ? c.r.ci.hi < 1 - band : c.r.ci.lo > 1 + band;
 }
-}  // namespace
 
 // AFTER's guard metric is within the band when the whole interval lies below its edge.
 bool guard_within(const model::Comparison& c, double band) {

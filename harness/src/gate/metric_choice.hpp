@@ -55,5 +55,7 @@ model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& g
 // wholly within it (it passes). The stopping rule waits while it is open, so a CPU gate decided
 // at the first look cannot end the rounds before a small trade of CPU for waiting shows.
 bool guard_decided(const model::Comparison& c, double band);
+// Its whole interval beyond the band: the guard fails.
+bool guard_worse(const model::Comparison& c, double band);
 
 }  // namespace perfgate::gate

@@ -41,6 +41,9 @@ struct RunOptions {
   std::optional<catalog::Policy> policy;
   double noise = 0.02;  // the noise band, as a fraction (--noise takes a percentage)
   double alpha = 0.05;
+  // --decide-all: take rounds until every gated comparison is decided, even after a gate has
+  // failed (by default a scenario stops once one has: more rounds cannot turn it green).
+  bool decide_all = false;
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<int>> cpus;
   Outputs outputs;

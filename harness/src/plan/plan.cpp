@@ -60,6 +60,7 @@ json RunPlan::options_json() const {
             {"looks_per_scenario", looks_per_scenario},
             {"gated_comparisons", gated_total},
             {"alpha_per_look", alpha_per_look}};
+  if (decide_all) j["decide_all"] = true;
   if (!scenarios.empty()) {
     const auto& s = scenarios.front();
     j["min_rounds"] = s.min_rounds;
@@ -153,6 +154,7 @@ int min_decidable_rounds(double alpha, int looks, int family) {
 void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> seed) {
   rp.alpha = o.alpha;
   rp.noise = o.noise;
+  rp.decide_all = o.decide_all;
   rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
   // Alpha is split over the looks the schedules take, no more: a fixed number of rounds (--runs N,
   // a profile with min = max) is one look at full alpha.

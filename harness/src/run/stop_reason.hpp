@@ -14,9 +14,20 @@
 
 namespace perfgate::run {
 
-enum class StopKind { ClearAtLook, Undecided, MaxTime, MaxRounds, Repetitions, EquivalenceFailed, Error, Interrupted };
-constexpr std::array<std::pair<StopKind, std::string_view>, 8> names(StopKind) {
+enum class StopKind {
+  ClearAtLook,
+  FailedAtLook,
+  Undecided,
+  MaxTime,
+  MaxRounds,
+  Repetitions,
+  EquivalenceFailed,
+  Error,
+  Interrupted
+};
+constexpr std::array<std::pair<StopKind, std::string_view>, 9> names(StopKind) {
   return {{{StopKind::ClearAtLook, "clear at look"},
+           {StopKind::FailedAtLook, "failed at look"},
            {StopKind::Undecided, "undecided after round"},
            {StopKind::MaxTime, "max time"},
            {StopKind::MaxRounds, "max rounds"},
@@ -34,6 +45,13 @@ struct StopReason {
   static StopReason clear_at_look(int look, int round) {
     return {StopKind::ClearAtLook,
             said(StopKind::ClearAtLook, std::to_string(look) + " (round " + std::to_string(round) + ")")};
+  }
+  // "failed at look 1 (round 10): a gate had decided against AFTER" — more rounds could not turn
+  // the scenario green, so none were taken (--decide-all takes them).
+  static StopReason failed_at_look(int look, int round) {
+    return {StopKind::FailedAtLook,
+            said(StopKind::FailedAtLook,
+                 std::to_string(look) + " (round " + std::to_string(round) + "): a gate had decided against AFTER")};
   }
   // "undecided after round 40: more rounds would not fit the 50 s budget"
   static StopReason undecided(int round, const std::string& budget_s) {

@@ -385,6 +385,12 @@ void ScenarioRun::finalise() {
       ok = ok && sg.passed;
       result.gates.emplace_back(model::GateKind::Claim, "statements per request on " + sg.route, sg.passed, sg.detail);
     }
+  // Rounds stopped once a gate had decided against AFTER: what they left open says why.
+  if (outcome.stop.kind == run::StopKind::FailedAtLook)
+    for (auto& g : result.gates)
+      if (g.cannot_tell)
+        g.detail += " — stopped early at round " + std::to_string(outcome.rounds) +
+                    ": a gate had decided against AFTER (--decide-all decides every comparison)";
   const bool cannot_tell =
       std::any_of(result.gates.begin(), result.gates.end(), [](const model::GateResult& g) { return g.cannot_tell; });
   if (!ok)

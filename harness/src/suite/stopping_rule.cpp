@@ -21,10 +21,10 @@ StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp
       tests_(sp.looks, sp.look_budget_s),
       last_alpha_(rp.alpha_per_look) {}
 
-bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) const {
+bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) {
   auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp_, measured), rp_.seed);
   // Each gated comparison at this look's level, with every gated comparison of the run in the
-  // family: "the same" spends error as "changed" does (stats/verdict.hpp).
+  // family (stats/verdict.hpp).
   std::vector<model::Comparison*> gated;
   for (auto& c : cs)
     if (c.gated) {
@@ -32,14 +32,29 @@ bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha)
       gated.push_back(&c);
     }
   gate::decide_family(gated, alpha, rp_.noise, std::max(0, rp_.gated_total - static_cast<int>(gated.size())));
+  // Against AFTER: a policy that cannot pass any more (worse; under improve, decided but not
+  // better) or a guard beyond its band. More rounds cannot turn the scenario green.
+  const bool improve = sp_.policy == catalog::Policy::Improve;
+  bool against = false;
   std::size_t decided = 0;
-  for (const auto* c : gated) decided += c->verdict != stats::Verdict::CannotTell;
-  if (decided != sp_.gated_metrics.size()) return false;
+  for (const auto* c : gated) {
+    const bool known = c->verdict != stats::Verdict::CannotTell;
+    decided += known;
+    against =
+        against || c->verdict == stats::Verdict::Worse || (improve && known && c->verdict != stats::Verdict::Better);
+  }
+  bool guard_open = false;
   const auto& guard = sp_.manifest.guard;
   for (const auto& c : cs)
-    if (!c.gated && c.metric == guard.metric && guard.metric != "none")
-      return gate::guard_decided(c, gate::guard_band(measured, guard, rp_.noise));
-  return true;  // no guard, or the guard is the gated metric, or it was not measured
+    if (!c.gated && c.metric == guard.metric && guard.metric != "none") {
+      const double band = gate::guard_band(measured, guard, rp_.noise);
+      against = against || gate::guard_worse(c, band);
+      guard_open = !gate::guard_decided(c, band);
+    }
+  // Everything decided is a clear stop, whichever way it went; a gate against AFTER stops the
+  // rounds early, leaving the rest undecided (failed_), unless --decide-all.
+  if (decided == sp_.gated_metrics.size() && !guard_open) return true;
+  return failed_ = against && !rp_.decide_all;
 }
 
 bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
@@ -56,9 +71,19 @@ bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
 }
 
 void StoppingRule::explain(run::BatchOutcome& outcome) const {
-  if (sp_.look_budget_s <= 0) return;
+  const bool budgeted = sp_.look_budget_s > 0;
+  if (failed_) {
+    const auto look =
+        budgeted ? tests_.tested().size()
+                 : static_cast<std::size_t>(std::upper_bound(sp_.looks.begin(), sp_.looks.end(), outcome.rounds) -
+                                            sp_.looks.begin());
+    outcome.stop = run::StopReason::failed_at_look(static_cast<int>(look), outcome.rounds);
+  }
+  if (!budgeted) return;
   outcome.looks_taken = tests_.tested();  // the tests, not every checkpoint
-  if (out_of_budget_)
+  if (failed_)
+    return;
+  else if (out_of_budget_)
     outcome.stop = run::StopReason::undecided(outcome.rounds, std::to_string(static_cast<int>(sp_.look_budget_s)));
   else if (outcome.stop.kind == run::StopKind::ClearAtLook)  // counted in tests, not checkpoints
     outcome.stop = run::StopReason::clear_at_look(static_cast<int>(tests_.tested().size()), outcome.rounds);

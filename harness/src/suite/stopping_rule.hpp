@@ -35,13 +35,16 @@ class StoppingRule {
   double alpha_of_last_test() const { return last_alpha_; }
 
  private:
-  bool clear(const std::vector<run::Sample>& measured, double alpha) const;
+  // Whether the rounds may stop at this look: every gated metric and the guard decided, or
+  // (unless --decide-all) a gate already decided against AFTER, which sets failed_.
+  bool clear(const std::vector<run::Sample>& measured, double alpha);
   const plan::ScenarioPlan& sp_;
   const plan::RunPlan& rp_;
   std::vector<int> checkpoints_;
   stats::BudgetedLooks tests_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   bool out_of_budget_ = false;
+  bool failed_ = false;
   double last_alpha_;
 };
 
