@@ -14,6 +14,7 @@
 #include "measure/host.hpp"
 #include "parity/bundled.hpp"
 #include "perfgate/percentile.hpp"
+#include "run/contention.hpp"
 #include "run/counting_sample.hpp"
 #include "store/results_codec.hpp"
 #include "suite/fingerprint.hpp"
@@ -225,7 +226,16 @@ void ScenarioRun::run_rounds() {
     result.gates = {*agreement};  // the rounds never ran: nothing else was compared
   else if (agreement)
     result.gates.insert(result.gates.begin(), *agreement);
-  for (const auto& w : sampling->warnings()) {
+  std::vector<std::string> warnings = sampling->warnings();
+  if (!script) {  // scripted samples shared no CPU
+    std::vector<std::string> variants, real_timed;
+    for (const auto& v : sp.variants) variants.push_back(v.name);
+    for (const auto& g : gated_metrics())
+      if (const auto at = g.rfind(":real_time"); at != std::string::npos && at + 10 == g.size())
+        real_timed.push_back(g.substr(0, at));
+    for (auto& w : run::contention_warnings(outcome.samples, variants, real_timed)) warnings.push_back(std::move(w));
+  }
+  for (const auto& w : warnings) {
     status.note("warning: " + m.name + ": " + w, true);
     result.notes.push_back("warning: " + w);
   }
