@@ -11,10 +11,10 @@
 namespace perfgate::plan {
 namespace {
 
-// `ab` with neither --max-rounds nor --max-time: looks doubling from 10 rounds (10 … 640, each
-// at alpha/7, whose rank-test floor is 9 rounds) while they fit 50 s, so one pair stays under
-// a minute and an effect just above a narrow noise band is still sampled until it is decided.
-constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedLooks = 7;
+// `ab` without --max-rounds: looks growing by a fifth from 10 rounds to 640 while they fit 50 s
+// (or --max-time), each at the spending boundary's level (stats/spending.hpp), so one pair stays
+// under a minute and an effect just above a narrow noise band is still sampled until decided.
+constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedMaxRounds = 640;
 constexpr double kAbLookBudgetSeconds = 50;
 
 // argv[0] as the sample will find it: a relative path with a slash is the working folder's
@@ -83,11 +83,15 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
 }  // namespace
 
 void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& o, int min_rounds) {
-  if (o.max_rounds || o.max_time_s) return;
+  if (o.max_rounds) return;
   s.min_rounds = o.min_rounds.value_or(min_rounds);
-  s.looks = stats::doubling_schedule(s.min_rounds, kAbBudgetedLooks);
+  s.looks = stats::growing_schedule(s.min_rounds, std::max(s.min_rounds, kAbBudgetedMaxRounds));
   s.max_rounds = s.looks.back();
-  s.look_budget_s = kAbLookBudgetSeconds;
+  // --max-time is the budget itself, the same design at another size: a larger one never gives
+  // fewer rounds (it used to switch to run's 8-30 schedule and stop after the round past it).
+  s.look_budget_s = o.max_time_s.value_or(kAbLookBudgetSeconds);
+  // The budget is kept within one round even where its looks would not end the rounds first.
+  s.max_time_s = s.look_budget_s;
 }
 
 std::string ab_workdir(const RunOptions& o) {

@@ -25,8 +25,9 @@ struct AbPair {
 // --isolate (a fresh folder per sample). Throws UsageError when DIR is not a folder.
 std::string ab_workdir(const RunOptions& options);
 
-// ab's time-budgeted rounds when neither --max-rounds nor --max-time is given: looks doubling
-// from `min_rounds` (default 10) while they fit 50 s (stats::BudgetedLooks). Also `perfgate gbench`'s.
+// ab's time-budgeted rounds unless --max-rounds is given: looks growing by a fifth from
+// `min_rounds` (default 10) while they fit the budget, --max-time or 50 s, each at the level
+// the spending boundary gives it (stats::BudgetedLooks). Also `perfgate gbench`'s.
 void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& options, int min_rounds = 10);
 
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,

@@ -8,6 +8,7 @@
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "plan/ab_plan.hpp"
+#include "stats/spending.hpp"
 
 namespace perfgate::plan {
 
@@ -217,10 +218,11 @@ RunPlan plan_gbench(const GbenchArgs& given, const RunOptions& o, const Benchmar
   s.params = {{"before", g.before}, {"after", g.after}, {"args", g.args}};
   if (!filter.empty()) s.params["filter"] = filter;
   set_benchmarks(s, list);
-  // The first look where a rank test can reject inside this run's family (at least ab's 10).
+  // The first look where a rank test can reject inside this run's family (at least ab's 10), at
+  // the level of a first look a tenth into the budget (stats/spending.hpp).
   if (s.look_budget_s > 0 && !o.min_rounds) {
     const int family = static_cast<int>(s.gated_metrics.size());
-    const int floor = min_decidable_rounds(o.alpha, static_cast<int>(s.looks.size()), std::max(1, family));
+    const int floor = min_decidable_rounds(stats::budgeted_spending(o.alpha, 0.1), 1, std::max(1, family));
     apply_budgeted_rounds(s, o, std::max(10, floor));
   }
   for (auto& line : gbench_only_lines(s)) rp.notes.push_back(s.manifest.name + ": " + line);

@@ -157,10 +157,11 @@ void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> 
   rp.decide_all = o.decide_all;
   rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
   // Alpha is split over the looks the schedules take, no more: a fixed number of rounds (--runs N,
-  // a profile with min = max) is one look at full alpha.
+  // a profile with min = max) is one look at full alpha. A budgeted scenario's looks take their
+  // levels from its spending boundary instead (stats/spending.hpp).
   rp.looks_per_scenario = 1;
   for (const auto& s : rp.scenarios)
-    rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
+    if (s.look_budget_s <= 0) rp.looks_per_scenario = std::max(rp.looks_per_scenario, static_cast<int>(s.looks.size()));
   rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);
   rp.gated_total = 0;
   for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());

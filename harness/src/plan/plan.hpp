@@ -80,8 +80,9 @@ struct ScenarioPlan {
   int min_rounds = 8, max_rounds = 30, warmup = 1;
   double max_time_s = 0, timeout_s = 600;
   std::vector<int> looks;
-  // ab's budgeted design (stats::doubling_schedule): a look is taken only while it fits this
-  // many seconds, projected from the pace so far; 0: every scheduled look is taken.
+  // ab's budgeted design (stats::BudgetedLooks): a look is taken only while it fits this many
+  // seconds, projected from the pace so far, at the spending boundary's level; 0: every
+  // scheduled look is taken, at alpha_per_look.
   double look_budget_s = 0;
   std::vector<int> cpus;
   std::set<std::string> gated_metrics;

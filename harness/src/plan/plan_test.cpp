@@ -85,3 +85,21 @@ TEST(Rounds, FixedRoundsAreOneLookAtFullAlpha) {
   EXPECT_EQ(sequential.looks_per_scenario, 4);
   EXPECT_DOUBLE_EQ(sequential.alpha_per_look, 0.0125);
 }
+
+// --max-time is ab's and gbench's budget itself (issue 48): the same looks, the budget
+// the given seconds, kept as a hard limit too; it used to switch to run's 8-30 schedule and a
+// larger --max-time could give fewer rounds.
+TEST(Rounds, MaxTimeIsTheBudgetOfTheSameDesign) {
+  RunOptions o;
+  const RunPlan by_default = plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o);
+  o.max_time_s = 170;
+  const RunPlan longer = plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o);
+  const auto &d = by_default.scenarios.front(), &l = longer.scenarios.front();
+  EXPECT_EQ(d.look_budget_s, 50);
+  EXPECT_EQ(l.look_budget_s, 170);
+  EXPECT_EQ(d.looks, l.looks);
+  EXPECT_EQ(l.max_time_s, 170);
+  EXPECT_EQ(d.max_time_s, 50);
+  o.max_rounds = 30;  // --max-rounds is a fixed design, whatever the time
+  EXPECT_EQ(plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o).scenarios.front().look_budget_s, 0);
+}

@@ -23,6 +23,23 @@ struct Ranking {
   std::vector<std::size_t> tie_sizes;  // sizes of the groups of equal values larger than 1
 };
 
+// Under H0 each rank carries + or - with probability 1/2 independently. prob[s] is P(2 W+ = s)
+// for the doubled ranks; for n <= 50 every entry is k / 2^n with k < 2^53, so it is exact in a
+// double.
+std::vector<double> signed_rank_null(const std::vector<long long>& doubled, long long total2) {
+  std::vector<double> prob(static_cast<std::size_t>(total2) + 1, 0.0);
+  prob[0] = 1.0;
+  long long reach = 0;
+  for (long long r : doubled) {
+    reach += r;
+    for (long long s = reach; s >= 0; --s) {
+      const double with = s >= r ? prob[static_cast<std::size_t>(s - r)] : 0.0;
+      prob[static_cast<std::size_t>(s)] = 0.5 * (prob[static_cast<std::size_t>(s)] + with);
+    }
+  }
+  return prob;
+}
+
 // Ties are exact equality, as in R and SciPy: a tolerance would make the test depend on the
 // scale of the metric.
 Ranking doubled_midranks(const std::vector<double>& values) {
@@ -97,23 +114,23 @@ TestResult wilcoxon_signed_rank(const std::vector<double>& differences) {
   const double statistic = static_cast<double>(std::min(w_plus2, total2 - w_plus2)) / 2.0;
 
   if (n <= exact_max_n) {
-    // Under H0 each rank carries + or - with probability 1/2 independently. prob[s] is
-    // P(2 W+ = s); for n <= 50 every entry is k / 2^n with k < 2^53, so it is exact in a double.
-    std::vector<double> prob(static_cast<std::size_t>(total2) + 1, 0.0);
-    prob[0] = 1.0;
-    long long reach = 0;
-    for (long long r : ranks.doubled) {
-      reach += r;
-      for (long long s = reach; s >= 0; --s) {
-        const double with = s >= r ? prob[static_cast<std::size_t>(s - r)] : 0.0;
-        prob[static_cast<std::size_t>(s)] = 0.5 * (prob[static_cast<std::size_t>(s)] + with);
-      }
+    // Without ties the distribution depends on n alone: a sequential run tests the same n
+    // at every look of every comparison, so it is computed once per thread.
+    thread_local std::vector<std::vector<double>> untied;
+    std::vector<double> tied;
+    const std::vector<double>* prob = &tied;
+    if (ranks.tie_sizes.empty()) {
+      if (untied.size() <= n) untied.resize(n + 1);
+      if (untied[n].empty()) untied[n] = signed_rank_null(ranks.doubled, total2);
+      prob = &untied[n];
+    } else {
+      tied = signed_rank_null(ranks.doubled, total2);
     }
     double p_le = 0.0;
     double p_ge = 0.0;
     for (long long s = 0; s <= total2; ++s) {
-      if (s <= w_plus2) p_le += prob[static_cast<std::size_t>(s)];
-      if (s >= w_plus2) p_ge += prob[static_cast<std::size_t>(s)];
+      if (s <= w_plus2) p_le += (*prob)[static_cast<std::size_t>(s)];
+      if (s >= w_plus2) p_ge += (*prob)[static_cast<std::size_t>(s)];
     }
     return {statistic, two_sided(p_le, p_ge), "exact", n, std::min(1.0, p_le), std::min(1.0, p_ge)};
   }

@@ -44,11 +44,11 @@ double alpha_per_look(double alpha, int looks) {
   return alpha / looks;
 }
 
-std::vector<int> doubling_schedule(int min_rounds, int looks) {
-  if (min_rounds < 1) throw std::invalid_argument("look schedule needs min rounds >= 1");
-  if (looks < 1 || looks > 20) throw std::invalid_argument("doubling schedule needs 1 to 20 looks");
-  std::vector<int> out;
-  for (long long at = min_rounds; static_cast<int>(out.size()) < looks; at *= 2) out.push_back(static_cast<int>(at));
+std::vector<int> growing_schedule(int min_rounds, int max_rounds) {
+  if (min_rounds < 1 || max_rounds < min_rounds)
+    throw std::invalid_argument("look schedule needs 1 <= min rounds <= max rounds");
+  std::vector<int> out{min_rounds};
+  while (out.back() < max_rounds) out.push_back(std::min(max_rounds, std::max(out.back() + 1, out.back() * 6 / 5)));
   return out;
 }
 
@@ -58,26 +58,40 @@ bool next_look_fits(double elapsed_s, int rounds, int next_look, double budget_s
   return elapsed_s * next_look / rounds <= budget_s;
 }
 
-std::vector<int> budget_checkpoints(const std::vector<int>& looks) {
+std::vector<int> budget_checkpoints(const std::vector<int>& looks, int first) {
   if (looks.empty()) throw std::invalid_argument("budget checkpoints need at least one look");
-  std::vector<int> out{looks.front()};
+  std::vector<int> out{first > 0 ? std::min(first, looks.front()) : looks.front()};
   while (out.back() < looks.back())
     out.push_back(std::min(looks.back(), std::max(out.back() + 1, out.back() * 21 / 20)));
   return out;
 }
 
+BudgetedLooks::BudgetedLooks(std::vector<int> looks, double budget_s, double alpha)
+    : looks_(std::move(looks)), budget_s_(budget_s), alpha_(alpha), boundary_(alpha), level_(alpha) {
+  if (looks_.empty()) throw std::invalid_argument("a budgeted design needs at least one look");
+}
+
 BudgetedLooks::Step BudgetedLooks::at(int rounds, int next_checkpoint, double elapsed_s) {
-  if (next_ >= looks_.size()) return Step::Continue;  // every look used up: nothing left to test at
-  const bool last = next_checkpoint == 0 || !next_look_fits(elapsed_s, rounds, next_checkpoint, budget_s_);
-  const bool due = rounds >= looks_[next_];
+  if (ended_) return Step::Continue;  // the last test ran: nothing left to test at
+  const bool last =
+      next_checkpoint == 0 || rounds >= looks_.back() || !next_look_fits(elapsed_s, rounds, next_checkpoint, budget_s_);
+  const bool due = next_ < looks_.size() && rounds >= looks_[next_];
   if (!due && !last) return Step::Continue;
-  const std::size_t before = next_;
-  ++next_;  // the look this test uses up
   while (next_ < looks_.size() && looks_[next_] <= rounds) ++next_;
-  if (last) next_ = looks_.size();  // nothing is tested after it: it spends what is left
-  spent_ = static_cast<int>(next_ - before);
+  // The share of the design used: of the budget's time, or of the rounds' cap when that comes
+  // first (a fast command reaches 640 rounds long before 50 s).
+  const double of_rounds = static_cast<double>(rounds) / looks_.back();
+  const double used = budget_s_ > 0 ? std::max(elapsed_s / budget_s_, of_rounds) : of_rounds;
+  level_ = boundary_.look(rounds, last ? alpha_ : budgeted_spending(alpha_, used));
+  ended_ = last;
   tested_.push_back(rounds);
   return last ? Step::TestLast : Step::Test;
+}
+
+void BudgetedLooks::end_at(int rounds) {
+  if (ended_ || rounds <= boundary_.rounds_at_last_look()) return;
+  level_ = boundary_.look(rounds, alpha_);
+  ended_ = true;
 }
 
 }  // namespace perfgate::stats

@@ -1,10 +1,13 @@
-// Adaptive stopping: look at the data at a few fixed round counts, stop at the first clear
-// verdict, and split the error rate between the looks.
+// Adaptive stopping: look at the data at planned round counts, stop at the first clear verdict,
+// and share the error rate between the looks (Bonferroni for a few fixed looks, a spending
+// boundary for a budget's many).
 #pragma once
 
 #include <cstddef>
 #include <utility>
 #include <vector>
+
+#include "stats/spending.hpp"
 
 namespace perfgate::stats {
 
@@ -18,12 +21,12 @@ std::vector<int> look_schedule(int min_rounds, int max_rounds, int looks = 4);
 // std::invalid_argument unless 0 < alpha <= 1 and looks >= 1.
 double alpha_per_look(double alpha, int looks);
 
-// ab's budgeted design (used when the user fixes neither rounds nor time): `looks` looks at
-// min_rounds · 2^k, k = 0 … looks − 1. Every look costs alpha / looks, so doubling reaches many
-// rounds for few looks (7 looks from 10 rounds reach 640): an effect just above the noise band
-// keeps being sampled instead of ending undecided at a fixed round cap. Throws
-// std::invalid_argument unless min_rounds >= 1 and 1 <= looks <= 20.
-std::vector<int> doubling_schedule(int min_rounds, int looks);
+// ab's budgeted design (used unless the user fixes the rounds): looks from min_rounds growing
+// by a fifth (at least one round) each, up to max_rounds: 25 looks from 10 reach 640. Each look
+// costs what the spending boundary says (stats/spending.hpp), so looking often is cheap: a
+// comparison clear at round 45 stops near 50, where doubling looks ran it to 80. Throws
+// std::invalid_argument unless 1 <= min_rounds <= max_rounds.
+std::vector<int> growing_schedule(int min_rounds, int max_rounds);
 
 // Whether the look at `next_look` rounds fits `budget_s`, projecting the `elapsed_s` spent on
 // `rounds` rounds at the same pace. It looks at time only, never at the data, so stopping on it
@@ -31,33 +34,42 @@ std::vector<int> doubling_schedule(int min_rounds, int looks);
 // budget (always fits). Throws std::invalid_argument unless 0 < rounds.
 bool next_look_fits(double elapsed_s, int rounds, int next_look, double budget_s);
 
-// Where a budgeted run reads its clock: every round count from looks.front() to looks.back()
-// growing by ~5% (at least one round) each time, so the last test lands near the budget's end
-// instead of up to half a budget early. Throws std::invalid_argument when `looks` is empty.
-std::vector<int> budget_checkpoints(const std::vector<int>& looks);
+// Where a budgeted run reads its clock: every round count from `first` (at most looks.front();
+// 0: looks.front()) to looks.back() growing by ~5% (at least one round) each time, so the last
+// test lands near the budget's end instead of up to half a budget early, and a budget too short
+// for the first look still gets its one test where it ends. Throws std::invalid_argument when
+// `looks` is empty.
+std::vector<int> budget_checkpoints(const std::vector<int>& looks, int first = 0);
 
 // The budgeted design's bookkeeping at each checkpoint. A test is due when the rounds reach the
 // next look of `looks`, and once more (the last) at the checkpoint after which the next one
-// would not fit the budget. Each test uses up the looks it reached (at least one), and the last
-// every look still unused, spending alpha / looks.size() for each: no test follows the last, so
-// what the budget left untested is spent there, and Boole's inequality keeps the whole run at
-// alpha. Time only decides where the tests fall, never the data.
+// would not fit the budget, or at the last look. Each test's level is the spending boundary's
+// (stats/spending.hpp) for budgeted_spending at the share of the design used so far; the last
+// spends what is left.
+// The share used is the larger of the budget's time and the rounds' share of the last look (the
+// cap): time and rounds decide where the tests fall and what they spend, never the data.
 class BudgetedLooks {
  public:
   enum class Step { Continue, Test, TestLast };
-  BudgetedLooks(std::vector<int> looks, double budget_s) : looks_(std::move(looks)), budget_s_(budget_s) {}
+  BudgetedLooks(std::vector<int> looks, double budget_s, double alpha);
   // At a checkpoint of `rounds` rounds after `elapsed_s`; `next_checkpoint` 0 when there is none.
   Step at(int rounds, int next_checkpoint, double elapsed_s);
   // The round counts at which tests were due so far.
   const std::vector<int>& tested() const { return tested_; }
-  // How many looks the latest test used up: it is tested at alpha / looks.size() times this.
-  int looks_spent_by_last_test() const { return spent_; }
+  // The two-sided level the latest test ran at (the run's alpha before any test).
+  double level_of_last_test() const { return level_; }
+  // A run cut short by a hard limit after `rounds`: its decision there spends what is left, one
+  // last test. Nothing is left to spend once a last test ran or no round came since a test.
+  void end_at(int rounds);
 
  private:
   std::vector<int> looks_;
   double budget_s_;
+  double alpha_;
+  SpendingBoundary boundary_;
   std::size_t next_ = 0;
-  int spent_ = 0;
+  bool ended_ = false;
+  double level_;
   std::vector<int> tested_;
 };
 

@@ -257,15 +257,6 @@ TEST(Sequential, LookSchedule) {
   EXPECT_THROW(ps::look_schedule(10, 5, 4), std::invalid_argument);
 }
 
-TEST(Sequential, DoublingScheduleReachesManyRoundsInFewLooks) {
-  EXPECT_EQ(ps::doubling_schedule(10, 7), (std::vector<int>{10, 20, 40, 80, 160, 320, 640}));
-  EXPECT_EQ(ps::doubling_schedule(3, 1), (std::vector<int>{3}));
-  // Its first look must be able to reject at its own per-look level, or looking there is waste.
-  EXPECT_LE(ps::min_rank_rounds(ps::alpha_per_look(0.05, 7)), 10);
-  EXPECT_THROW(ps::doubling_schedule(0, 7), std::invalid_argument);
-  EXPECT_THROW(ps::doubling_schedule(10, 0), std::invalid_argument);
-}
-
 TEST(Sequential, NextLookFitsProjectsThePaceSoFar) {
   EXPECT_TRUE(ps::next_look_fits(10.0, 40, 80, 20.0));   // exactly the budget
   EXPECT_FALSE(ps::next_look_fits(10.0, 40, 80, 19.9));  // a hair over
@@ -282,30 +273,6 @@ TEST(Sequential, BudgetCheckpointsGrowFivePercentFromFirstToLastLook) {
     EXPECT_LE(c[i], std::max(c[i - 1] + 1, c[i - 1] * 21 / 20));
   }
   EXPECT_THROW(ps::budget_checkpoints({}), std::invalid_argument);
-}
-
-TEST(Sequential, BudgetedLooksTestAtEachLookAndOnceMoreWhereTheBudgetEnds) {
-  ps::BudgetedLooks b({10, 20, 40, 80}, 100.0);
-  using S = ps::BudgetedLooks::Step;
-  EXPECT_EQ(b.at(10, 11, 5.0), S::Test);  // the first look
-  EXPECT_EQ(b.looks_spent_by_last_test(), 1);
-  EXPECT_EQ(b.at(11, 12, 5.5), S::Continue);              // between looks, well inside the budget
-  EXPECT_EQ(b.at(20, 21, 10.0), S::Test);                 // the second look
-  EXPECT_EQ(b.at(30, 31, 96.0), S::Continue);             // 31 rounds at this pace: 99.2 s, still fits
-  EXPECT_EQ(b.at(31, 32, 99.0), S::TestLast);             // 32 would take 102 s: the last test, before look 3
-  EXPECT_EQ(b.looks_spent_by_last_test(), 2);             // nothing follows it: looks 3 and 4 are spent there
-  EXPECT_EQ(b.tested(), (std::vector<int>{10, 20, 31}));  // never more tests than looks
-}
-
-TEST(Sequential, BudgetedLooksNeverTestMoreOftenThanItHasLooks) {
-  ps::BudgetedLooks b({10, 20}, 0.0);  // no budget: tests at the looks only
-  using S = ps::BudgetedLooks::Step;
-  EXPECT_EQ(b.at(10, 15, 1.0), S::Test);
-  EXPECT_EQ(b.looks_spent_by_last_test(), 1);
-  EXPECT_EQ(b.at(15, 20, 2.0), S::Continue);
-  EXPECT_EQ(b.at(20, 0, 3.0), S::TestLast);  // the last checkpoint
-  EXPECT_EQ(b.at(20, 0, 3.0), S::Continue);  // both looks used up
-  EXPECT_EQ(b.tested().size(), 2u);
 }
 
 TEST(Sequential, BonferroniAlphaPerLook) {

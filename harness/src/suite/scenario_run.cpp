@@ -16,6 +16,7 @@
 #include "perfgate/percentile.hpp"
 #include "run/contention.hpp"
 #include "run/counting_sample.hpp"
+#include "stats/power.hpp"
 #include "store/results_codec.hpp"
 #include "suite/fingerprint.hpp"
 #include "suite/sampling.hpp"
@@ -140,7 +141,9 @@ run::BatchPlan ScenarioRun::batch_plan() const {
   bp.timeout_s = sp.timeout_s;
   // ab's budgeted design (stats::BudgetedLooks): the runner stops at checkpoints; a test is due
   // at each look and once more where the next checkpoint would not fit the budget.
-  bp.looks = sp.look_budget_s > 0 ? stats::budget_checkpoints(sp.looks) : sp.looks;
+  // A budget too short for the first look still tests where it ends, from the fewest rounds one
+  // test at the whole alpha can decide in.
+  bp.looks = sp.look_budget_s > 0 ? stats::budget_checkpoints(sp.looks, stats::min_rank_rounds(rp.alpha)) : sp.looks;
   bp.duet = sp.schedule == plan::Schedule::Duet;
   bp.counting = m.measure;  // batch samples only: service samples are taken by their own hook
   bp.seed = rp.seed + static_cast<std::uint64_t>(index);

@@ -18,7 +18,7 @@ StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp
     : sp_(sp),
       rp_(rp),
       checkpoints_(std::move(checkpoints)),
-      tests_(sp.looks, sp.look_budget_s),
+      tests_(sp.looks.empty() ? std::vector<int>{1} : sp.looks, sp.look_budget_s, rp.alpha),
       last_alpha_(rp.alpha_per_look) {}
 
 bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) {
@@ -64,14 +64,18 @@ bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   const auto step = tests_.at(checkpoints_[i], next, spent);
   if (step == stats::BudgetedLooks::Step::Continue) return false;
-  last_alpha_ = std::min(rp_.alpha, rp_.alpha_per_look * tests_.looks_spent_by_last_test());
+  last_alpha_ = tests_.level_of_last_test();
   if (clear(measured, last_alpha_)) return true;
   out_of_budget_ = step == stats::BudgetedLooks::Step::TestLast && next != 0;
   return out_of_budget_;
 }
 
-void StoppingRule::explain(run::BatchOutcome& outcome) const {
+void StoppingRule::explain(run::BatchOutcome& outcome) {
   const bool budgeted = sp_.look_budget_s > 0;
+  if (budgeted && outcome.stop.kind == run::StopKind::MaxTime) {
+    tests_.end_at(outcome.rounds);
+    last_alpha_ = tests_.level_of_last_test();
+  }
   if (failed_) {
     const auto look =
         budgeted ? tests_.tested().size()

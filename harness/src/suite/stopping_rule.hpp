@@ -29,9 +29,11 @@ class StoppingRule {
   bool at(const std::vector<run::Sample>& measured, int look);
   // After the rounds: the looks a budgeted run tested (not every checkpoint) and, when it ran
   // out of budget undecided, the stop reason that says so.
-  void explain(run::BatchOutcome& outcome) const;
-  // The level the latest test ran at: the run's per-look alpha, times the looks it used up in a
-  // budgeted design (the last test, where the budget ends, spends every look left).
+  // A budgeted run cut short by the hard time limit (max time) spends the alpha it never used
+  // on the family's final decision: nothing is tested after it.
+  void explain(run::BatchOutcome& outcome);
+  // The level the latest test ran at: the run's per-look alpha, or in a budgeted design the
+  // spending boundary's (the last test, where the budget ends, spends what is left).
   double alpha_of_last_test() const { return last_alpha_; }
 
  private:
