@@ -38,5 +38,9 @@ fi
 bash "$root/scenarios/imap_select/dovecot/disable-system-dovecot.sh"  # the package starts a daemon on :143
 
 build="${PERFGATE_BUILD_DIR:-$root/build}"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${PERFGATE_BUILD_TYPE:-Release}" >/dev/null
+# A unity build (eight sources compiled as one) parses the heavy headers (JSON, Boost, gtest) an
+# eighth as often: a fresh build on 2 cores takes about half the time. PERFGATE_UNITY_BUILD=OFF
+# for an incremental developer's build, where touching one file rebuilds its unit of eight.
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${PERFGATE_BUILD_TYPE:-Release}" \
+  -DCMAKE_UNITY_BUILD="${PERFGATE_UNITY_BUILD:-ON}" >/dev/null
 cmake --build "$build" -j"$(nproc)"

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cli/progress.hpp"
 #include "common/files.hpp"
 #include "store/ab_text.hpp"
 #include "store/gbench_export.hpp"
@@ -13,11 +14,6 @@
 namespace perfgate::cli {
 
 namespace {
-
-bool on_github_actions() {
-  const char* gha = std::getenv("GITHUB_ACTIONS");
-  return gha && std::string(gha) == "true";
-}
 
 // As the results file: a string that is not UTF-8 gets U+FFFD rather than lose the document.
 std::string json_text(const nlohmann::json& doc) {

@@ -9,17 +9,17 @@
 
 namespace perfgate::cli {
 
+// GitHub's runner sets GITHUB_ACTIONS=true in every step (docs: "Default environment variables").
+bool on_github_actions() {
+  const char* v = std::getenv("GITHUB_ACTIONS");
+  return v && std::strcmp(v, "true") == 0;
+}
+
 namespace {
 
 Progress::Mode mode_of(bool quiet) {
   if (quiet) return Progress::Mode::Quiet;
   return ::isatty(STDERR_FILENO) ? Progress::Mode::Terminal : Progress::Mode::Log;
-}
-
-// GitHub's runner sets GITHUB_ACTIONS=true in every step (docs: "Default environment variables").
-bool on_github_actions() {
-  const char* v = std::getenv("GITHUB_ACTIONS");
-  return v && std::strcmp(v, "true") == 0;
 }
 
 std::string elapsed_text(std::chrono::steady_clock::duration d) {

@@ -22,14 +22,10 @@ double z_of(double confidence) {
 
 bool usable(double v) { return std::isfinite(v) && v > 0; }
 
-std::string num(double v) { return format_number(v); }
-
-std::string pval(double p) { return format_p_value(p); }
-
 std::string describe(const ShiftTest& t) {
   if (t.rule == "exact") return format_change(t.change) + ": " + t.verdict;
-  return format_change(t.change) + " [" + format_change(t.ci[0]) + ", " + format_change(t.ci[1]) + "], p " + pval(t.p) +
-         " (Holm " + pval(t.p_adjusted) + "): " + t.verdict;
+  return format_change(t.change) + " [" + format_change(t.ci[0]) + ", " + format_change(t.ci[1]) + "], p " +
+         format_p_value(t.p) + " (Holm " + format_p_value(t.p_adjusted) + "): " + t.verdict;
 }
 
 // Toward the bad side: +x is worse whichever way the metric points.
@@ -269,8 +265,8 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
                                       : " — the ratio is outside the accepted runs' spread";
   detail += "; absolute: ";
   if (c.absolute_compared)
-    detail += c.now.variant + " median " + num(c.now.after_median) + " vs " + num(b.after_median) + " " + c.now.unit +
-              " on the same host, " + describe(c.absolute);
+    detail += c.now.variant + " median " + format_number(c.now.after_median) + " vs " + format_number(b.after_median) +
+              " " + c.now.unit + " on the same host, " + describe(c.absolute);
   else
     detail += c.absolute_why;
   if (g.cannot_tell)

@@ -9,15 +9,9 @@
 #include "stats/power.hpp"
 
 namespace perfgate::gate {
-namespace {
-
-std::string num(double v) { return format_number(v); }
-std::string pval(double p) { return format_p_value(p); }
-
-}  // namespace
 
 std::string format_ratio(double ratio, const std::array<double, 2>& ci) {
-  return num(ratio) + "x [" + num(ci[0]) + ", " + num(ci[1]) + "]";
+  return format_number(ratio) + "x [" + format_number(ci[0]) + ", " + format_number(ci[1]) + "]";
 }
 
 std::string format_level(double confidence) {
@@ -64,8 +58,8 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
   else
     g.passed = improve ? c->verdict == Verdict::Better : c->verdict != Verdict::Worse;
   g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_decided(*c) + ", Wilcoxon p " +
-             pval(c->r.p_wilcoxon) + " (Holm " + pval(c->p_adjusted) + "), n " + std::to_string(c->r.n) + ": " +
-             std::string(name_of(c->verdict));
+             format_p_value(c->r.p_wilcoxon) + " (Holm " + format_p_value(c->p_adjusted) + "), n " +
+             std::to_string(c->r.n) + ": " + std::string(name_of(c->verdict));
   if (g.cannot_tell)
     g.detail += " — " + what_would_decide(*c);
   else if (!*g.passed)
@@ -109,8 +103,8 @@ model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& c
   else
     g.cannot_tell = true;
   const double factor = c->better == Better::Higher ? c->r.ratio : 1.0 / c->r.ratio;
-  g.detail = "measured " + num(factor) + "x " + std::string(name_of(c->better)) + " (ratio " + format_ratio(*c) +
-             "); the whole interval must clear " + num(claim.factor) + "x" +
+  g.detail = "measured " + format_number(factor) + "x " + std::string(name_of(c->better)) + " (ratio " +
+             format_ratio(*c) + "); the whole interval must clear " + format_number(claim.factor) + "x" +
              (g.cannot_tell ? ": cannot tell, the interval reaches both sides of it" : "");
   return g;
 }

@@ -26,7 +26,7 @@ std::string short_id(const std::string& fingerprint) {
   return fingerprint.empty() ? "unnamed" : fingerprint.substr(0, 8);
 }
 
-std::string ratio_text(double log_ratio) {
+std::string ratio_text_of_log(double log_ratio) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", std::exp(log_ratio));
   return buf;
@@ -89,7 +89,7 @@ std::optional<Spread> class_spread(const std::vector<model::AcceptedRun>& runs, 
                     " accepted run(s) on host class " + host_class;
   if (s.machines == 1) {
     const auto& [m, y] = *by_machine.begin();
-    why += ", all on one machine (" + short_id(m) + ", ratio " + ratio_text(mean_of(y)) + ")";
+    why += ", all on one machine (" + short_id(m) + ", ratio " + ratio_text_of_log(mean_of(y)) + ")";
     why += m == machine ? ", this one: " + std::to_string(min_runs) + " needed for its spread"
                         : " and this run is on another (" + short_id(machine) +
                               "): how far machines of one class move a time ratio is unknown until two have "

@@ -36,13 +36,6 @@ std::string time(double ms, const Unit& u) { return number(ms * u.per_ms, 1) + "
 
 std::string ratio(double r) { return number(r, 3) + "x"; }
 
-const model::MetricSummary* summary(const model::ScenarioResult& s, const std::string& variant, const char* metric) {
-  const auto v = s.summaries.find(variant);
-  if (v == s.summaries.end()) return nullptr;
-  const auto m = v->second.find(metric);
-  return m == v->second.end() ? nullptr : &m->second;
-}
-
 std::vector<const model::ScenarioResult*> ab_scenarios(const model::ResultsDoc& doc) {
   std::vector<const model::ScenarioResult*> out;
   for (const auto& s : doc.scenarios)
@@ -54,7 +47,7 @@ double fastest_wall(const std::vector<const model::ScenarioResult*>& ab) {
   double fastest = INFINITY;
   for (const auto* s : ab)
     for (const char* v : {"before", "after"})
-      if (const auto* m = summary(*s, v, "wall_ms")) fastest = std::min(fastest, m->s.median);
+      if (const auto* m = metric_summary(*s, v, "wall_ms")) fastest = std::min(fastest, m->s.median);
   return std::isfinite(fastest) ? fastest : 1;
 }
 
@@ -102,6 +95,14 @@ std::vector<AbCommand> ab_commands(const model::ResultsDoc& doc) {
   return out;
 }
 
+const model::MetricSummary* metric_summary(const model::ScenarioResult& s, const std::string& variant,
+                                           const char* metric) {
+  const auto v = s.summaries.find(variant);
+  if (v == s.summaries.end()) return nullptr;
+  const auto m = v->second.find(metric);
+  return m == v->second.end() ? nullptr : &m->second;
+}
+
 std::string ab_command_label(const model::ScenarioResult& s, const std::string& variant) {
   for (const auto& v : s.variants)
     if (v.name == variant && !v.label.empty()) return v.label;
@@ -123,8 +124,8 @@ void print_ab_summary(std::ostream& out, const model::ResultsDoc& doc, const std
   TextRows rows{{"", "command", "wall median", "mean ± σ", "min … max", "cpu median", "rounds"}};
   for (const auto& cmd : ab_commands(doc)) {
     const auto& s = *cmd.scenario;
-    const auto* w = summary(s, cmd.variant, "wall_ms");
-    const auto* c = summary(s, cmd.variant, "cpu_ms");
+    const auto* w = metric_summary(s, cmd.variant, "wall_ms");
+    const auto* c = metric_summary(s, cmd.variant, "cpu_ms");
     if (!w) continue;
     const std::string params = params_text(s, cmd.variant);
     rows.push_back({cmd.reference() ? "reference" : "",
@@ -165,10 +166,10 @@ std::string ab_markdown(const model::ResultsDoc& doc, const std::string& unit) {
      << "] | Relative | Gated ratio | Verdict |\n|:---|---:|---:|---:|---:|---:|---:|:---|\n";
   for (const auto& cmd : ab_commands(doc)) {
     const auto& s = *cmd.scenario;
-    const auto* w = summary(s, cmd.variant, "wall_ms");
+    const auto* w = metric_summary(s, cmd.variant, "wall_ms");
     if (!w) continue;
     const bool after = !cmd.reference();
-    const auto* wb = summary(s, "before", "wall_ms");
+    const auto* wb = metric_summary(s, "before", "wall_ms");
     const auto* c = s.find("after", s.primary_metric);
     std::string escaped;
     for (char ch : ab_command_label(s, cmd.variant)) escaped += ch == '|' ? std::string("\\|") : std::string(1, ch);
@@ -201,10 +202,10 @@ std::string ab_csv(const model::ResultsDoc& doc) {
   csv << ",role,gated_metric,ratio,ratio_lo,ratio_hi,verdict\n";
   for (const auto& cmd : commands) {
     const auto& s = *cmd.scenario;
-    const auto* w = summary(s, cmd.variant, "wall_ms");
+    const auto* w = metric_summary(s, cmd.variant, "wall_ms");
     if (!w) continue;
-    const auto* user = summary(s, cmd.variant, "user_ms");
-    const auto* sys = summary(s, cmd.variant, "sys_ms");
+    const auto* user = metric_summary(s, cmd.variant, "user_ms");
+    const auto* sys = metric_summary(s, cmd.variant, "sys_ms");
     auto sec = [](double ms) { return number(ms / 1000, 9); };
     csv << quote(ab_command_label(s, cmd.variant)) << "," << sec(w->s.mean) << "," << sec(w->s.stddev) << ","
         << sec(w->s.median) << "," << (user ? sec(user->s.mean) : "") << "," << (sys ? sec(sys->s.mean) : "") << ","

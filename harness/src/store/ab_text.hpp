@@ -16,6 +16,10 @@ namespace perfgate::store {
 // typed (the words after a shell's -c).
 std::string ab_command_label(const model::ScenarioResult& s, const std::string& variant);
 
+// One metric's summary of one variant, null when the scenario has none.
+const model::MetricSummary* metric_summary(const model::ScenarioResult& s, const std::string& variant,
+                                           const char* metric);
+
 // The -P/-L values substituted into a command (its own: a one-command scan's reference has the
 // first value), as strings; empty without parameters.
 std::map<std::string, std::string> command_parameters(const model::ScenarioResult& s, const std::string& variant);

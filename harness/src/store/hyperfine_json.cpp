@@ -11,13 +11,6 @@ using json = nlohmann::json;
 
 namespace {
 
-const model::MetricSummary* summary(const model::ScenarioResult& s, const std::string& variant, const char* metric) {
-  const auto v = s.summaries.find(variant);
-  if (v == s.summaries.end()) return nullptr;
-  const auto m = v->second.find(metric);
-  return m == v->second.end() ? nullptr : &m->second;
-}
-
 double seconds(double ms) { return ms / 1000; }
 
 json exit_codes(const model::ScenarioResult& s, const std::string& variant) {
@@ -44,8 +37,8 @@ json verdict(const model::ScenarioResult& s, const std::string& variant) {
 json result(const model::ScenarioResult& s, const std::string& variant, const model::MetricSummary& wall) {
   json times = json::array();
   for (double ms : s.measured_values(variant, "wall_ms")) times.push_back(seconds(ms));
-  const auto* user = summary(s, variant, "user_ms");
-  const auto* sys = summary(s, variant, "sys_ms");
+  const auto* user = metric_summary(s, variant, "user_ms");
+  const auto* sys = metric_summary(s, variant, "sys_ms");
   json r = {{"command", ab_command_label(s, variant)},
             {"mean", seconds(wall.s.mean)},
             // hyperfine has no deviation of a single run
@@ -67,7 +60,7 @@ json result(const model::ScenarioResult& s, const std::string& variant, const mo
 json hyperfine_json(const model::ResultsDoc& doc) {
   json results = json::array();
   for (const auto& cmd : ab_commands(doc))
-    if (const auto* wall = summary(*cmd.scenario, cmd.variant, "wall_ms"))
+    if (const auto* wall = metric_summary(*cmd.scenario, cmd.variant, "wall_ms"))
       results.push_back(result(*cmd.scenario, cmd.variant, *wall));
   return {{"results", results}};
 }
