@@ -4,15 +4,20 @@
 #   aa      the same binary against itself (tests/tools/gbench_a): every exit 1 is a false alarm;
 #   layout  gbench_layout against gbench_layout_pad: a's code built without its 64-byte alignment,
 #           and the same behind 40 bytes of padding, so every
-#           function sits at another address: prints each benchmark's ratios and verdicts.
+#           function sits at another address: prints each benchmark's ratios and verdicts;
+#   copy    thirteen standard-library benchmarks (tests/tools/gbench_stdlib) against a byte copy
+#           of their binary, with perfgate's defaults (its budget and minimum time): every
+#           "cannot tell" is a red CI for an unchanged library, every "worse" a false alarm;
+#   copy10  the same binary against gbench_stdlib_acc10, BM_Accumulate summing 10% more numbers.
 # Prints counts, seconds per run and the load average before and after. Extra arguments go to
-# every run after `--` (default --benchmark_min_time=0.02, as tests/e2e/test_gbench.py).
+# every run after `--` (default for aa and layout --benchmark_min_time=0.02, as
+# tests/e2e/test_gbench.py; none for copy and copy10).
 #   scripts/gbench-aa.sh [N] [ARGS for the binaries...]
-#   STUDY=aa|layout scripts/gbench-aa.sh [N]
+#   STUDY=aa|layout|copy|copy10 scripts/gbench-aa.sh [N]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-20}"; shift || true
-args=("$@"); ((${#args[@]})) || args=(--benchmark_min_time=0.02)
+args=("$@"); quick=("${args[@]}"); ((${#quick[@]})) || quick=(--benchmark_min_time=0.02)
 part="${STUDY:-all}"
 pg="$root/build/bin/perfgate"; tools="$root/build/tests/tools"
 out="$(mktemp -d)"
@@ -20,15 +25,16 @@ trap 'rm -rf "$out"' EXIT
 trap 'exit 130' INT TERM
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# study NAME BEFORE AFTER: N runs; prints the exit codes counted, seconds per run, and per
-# benchmark the range of ratios and the verdicts.
+# study NAME BEFORE AFTER [ARGS...]: N runs; prints the exit codes counted, seconds per run, and
+# per benchmark the range of ratios and the verdicts.
 study() {
   local name="$1" before="$2" after="$3" start end i rc
+  shift 3
   local -A codes=()
   start=$(date +%s.%N)
   for i in $(seq 1 "$n"); do
     "$pg" gbench --quiet --seed "$i" --before "$before" --after "$after" --json "$out/$name-$i.json" \
-      -- "${args[@]}" >/dev/null 2>"$out/$name-$i.err"
+      -- "$@" >/dev/null 2>"$out/$name-$i.err"
     rc=$?
     codes[$rc]=$(( ${codes[$rc]:-0} + 1 ))
     [ "$rc" -gt 1 ] && echo "$name run $i exited $rc: $(tail -1 "$out/$name-$i.err")" >&2
@@ -47,12 +53,18 @@ for f in sorted(out.glob(f"{name}-*.json")):
             by.setdefault(c["metric"], []).append((c["ratio"], c["verdict"]))
 for metric, runs in by.items():
     ratios = sorted(r for r, _ in runs)
-    verdicts = {v: sum(1 for _, x in runs if x == v) for v in ("worse", "better", "no significant change")}
+    words = ("worse", "better", "the same", "not worse", "cannot tell")
+    verdicts = {v: sum(1 for _, x in runs if x == v) for v in words}
     print(f"  {metric:22} ratio median {ratios[len(ratios) // 2]:.3f} [{ratios[0]:.3f}, {ratios[-1]:.3f}]  "
-          f"worse {verdicts['worse']}, better {verdicts['better']}, no change {verdicts['no significant change']}")
+          + ", ".join(f"{v} {verdicts[v]}" for v in words))
 PY
 }
 
-[[ $part == all || $part == aa ]] && study aa "$tools/gbench_a" "$tools/gbench_a"
-[[ $part == all || $part == layout ]] && study layout "$tools/gbench_layout" "$tools/gbench_layout_pad"
+[[ $part == all || $part == aa ]] && study aa "$tools/gbench_a" "$tools/gbench_a" "${quick[@]}"
+[[ $part == all || $part == layout ]] && study layout "$tools/gbench_layout" "$tools/gbench_layout_pad" "${quick[@]}"
+if [[ $part == all || $part == copy || $part == copy10 ]]; then
+  cp "$tools/gbench_stdlib" "$out/gbench_stdlib_copy"
+  [[ $part != copy10 ]] && study copy "$tools/gbench_stdlib" "$out/gbench_stdlib_copy" "${args[@]}"
+  [[ $part != copy ]] && study copy10 "$tools/gbench_stdlib" "$tools/gbench_stdlib_acc10" "${args[@]}"
+fi
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -206,7 +206,7 @@ RunPlan plan_gbench(const GbenchArgs& given, const RunOptions& o, const Benchmar
   std::vector<std::string> common;
   if (!filter.empty()) common.push_back("--benchmark_filter=" + filter);
   if (!repetitions) common.push_back("--benchmark_repetitions=1");
-  if (!min_time) common.push_back(std::string("--benchmark_min_time=") + kGbenchMinTime);
+  if (!min_time) common.push_back(std::string("--benchmark_min_time=") + kGbenchPairMinTime);
   common.insert(common.end(), args.begin(), args.end());
   GbenchBinaries binaries;
   binaries.users = true;

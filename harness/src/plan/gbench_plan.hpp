@@ -15,9 +15,14 @@
 
 namespace perfgate::plan {
 
-// libbenchmark's default is 0.5 s per benchmark in one run; perfgate runs at least 10 paired
-// rounds of 0.05 s, as much measuring per side as one default run, spread over rounds.
+// libbenchmark's default is 0.5 s per benchmark in one run; a scenario's microbenchmarks run
+// at least 10 paired rounds of 0.05 s, as much measuring per side as one default run, spread
+// over rounds (their baselines were recorded so).
 inline constexpr const char* kGbenchMinTime = "0.05";
+// `perfgate gbench` decides within ab's 50 s budget, and rounds decide more than long ones: 13
+// benchmarks against a byte copy ran 19 rounds at 0.05 s and left 9 and 2 of 13 "cannot tell";
+// at 0.01 s 52 and 89 rounds, 0 and 1 (docs/gbench.md).
+inline constexpr const char* kGbenchPairMinTime = "0.01";
 
 struct GbenchArgs {
   std::string name = "gbench";
