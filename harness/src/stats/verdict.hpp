@@ -63,7 +63,7 @@ StateTests state_tests(const PairedRatio& r, double band, Better better, SameMea
 
 struct Decided {
   Verdict verdict = Verdict::CannotTell;
-  double p_worse = 1, p_better = 1;  // Holm-adjusted
+  double p_worse = 1, p_better = 1;    // Holm-adjusted
   double p_same = 1, p_not_worse = 1;  // as tested: an intersection-union test needs no correction
   // The two-sided level of the interval this verdict was decided on (the test that decided it,
   // or for "cannot tell" the one nearest to deciding): 1 - alpha for "the same", 1 - alpha / k
