@@ -195,4 +195,4 @@ def test_wall_guard_fails_a_small_trade_the_cpu_gate_decides_early(perfgate, tmp
     assert gate(s, "policy")["passed"] is True  # 80% of the CPU: the CPU gate alone passes it
     assert gate(s, "guard")["passed"] is False, gate(s, "guard")
     # Not stopped at the first look, where the CPU gate was decided: at a later one, the guard's.
-    assert s["stop"] == {"looks": [10, 12, 14], "reason": "clear at look 3 (round 14)", "rounds": 14}, s["stop"]
+    assert s["stop"] == {"looks": [8, 9, 10, 12, 14], "reason": "clear at look 5 (round 14)", "rounds": 14}, s["stop"]

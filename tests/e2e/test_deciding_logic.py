@@ -89,16 +89,16 @@ def test_an_aa_pair_passes_at_the_first_look_and_states_its_detectable_effect(pe
     assert r.returncode == 0, r.stdout + r.stderr
     s = doc["scenarios"][0]
     assert doc["outcome"]["status"] == "passed"
-    # ab's budgeted design: looks at 10, 20, ... rounds; the interval lies inside the band at the first.
-    assert s["stop"] == {"looks": [10], "reason": "clear at look 1 (round 10)", "rounds": 10}
+    # ab's budgeted design: looks at 8, 9, 10, 12, ... rounds; the interval lies inside the band at the first.
+    assert s["stop"] == {"looks": [8], "reason": "clear at look 1 (round 8)", "rounds": 8}
     c = gated(s)
     assert c["metric"] == "cpu_ms" and s["metric_choice"]["metric"] == "cpu_ms"  # both sides CPU-bound
     assert c["verdict"] == "the same"
     assert 1 - NOISE <= c["ci"][0] and c["ci"][1] <= 1 + NOISE
     # ln(1 + d) = ln(1 + noise) + (z(1 - a/2) + z(0.8)) * sd * sqrt(pi/3) / sqrt(n), with a the first
-    # look's level: what the budget's spending function has spent at 10 of its 640 rounds
+    # look's level: what the budget's spending function has spent at 8 of its 640 rounds
     # (stats/spending.hpp budgeted_spending; scripted rounds take no time, so rounds set the share).
-    first_look = 0.7 * 0.05 * (0.2 + 0.8 * math.log1p((math.e - 1) * 10 / 640))
+    first_look = 0.05 * (0.16 + 0.56 * math.log1p((math.e - 1) * 8 / 640))
     assert c["alpha_corrected"] == pytest.approx(first_look, rel=1e-9)
     z = statistics.NormalDist().inv_cdf
     before = [x["metrics"]["cpu_ms"]["value"] for x in s["samples"] if x["variant"] == "before" and not x["warmup"]]
@@ -124,12 +124,12 @@ def test_an_after_10_percent_slower_exits_1_worse_at_the_first_look(perfgate, tm
     r, doc = ab(perfgate, tmp_path, "slower_10pct.json", "--junit", tmp_path / "junit.xml")
     assert r.returncode == 1, r.stdout + r.stderr
     s = doc["scenarios"][0]
-    assert s["stop"] == {"looks": [10], "reason": "clear at look 1 (round 10)", "rounds": 10}
+    assert s["stop"] == {"looks": [8], "reason": "clear at look 1 (round 8)", "rounds": 8}
     c = gated(s)
-    # Every one of the 10 rounds slower: W+ is the largest of 2^10 sign patterns, p = 2 / 2^10,
-    # below the first look's level (0.0077); one comparison, so Holm leaves it as it is.
+    # Every one of the 8 rounds slower: W+ is the largest of 2^8 sign patterns, p = 2 / 2^8 =
+    # 0.0078, below the first look's level (0.0086); one comparison, so Holm leaves it as it is.
     assert c["metric"] == "cpu_ms" and c["verdict"] == "worse"
-    assert c["p_wilcoxon"] == 2 / 2 ** 10 and c["p_wilcoxon_adjusted"] == 2 / 2 ** 10
+    assert c["p_wilcoxon"] == 2 / 2 ** 8 and c["p_wilcoxon_adjusted"] == 2 / 2 ** 8
     assert c["wilcoxon_method"] == "exact" and c["ci"][0] > 1 + NOISE
     # The wall guard: AFTER's wall is 1.05x, inside its band of at least 10%, so only the policy fails.
     gates = {g["kind"]: g["passed"] for g in s["gates"]}
@@ -280,16 +280,16 @@ def test_a_run_that_has_failed_stops_taking_rounds(perfgate, tmp_path):
     r, doc = ab(perfgate, tmp_path, "wall_trade.json", "--metric", "cpu_ms")
     assert r.returncode == 1, r.stdout + r.stderr
     s = doc["scenarios"][0]
-    assert s["stop"]["rounds"] == 10
-    assert s["stop"]["reason"] == "failed at look 1 (round 10): a gate had decided against AFTER"
+    assert s["stop"]["rounds"] == 8
+    assert s["stop"]["reason"] == "failed at look 1 (round 8): a gate had decided against AFTER"
     gates = {g["kind"]: g for g in s["gates"]}
     assert gates["guard"]["passed"] is False
     assert gates["policy"]["cannot_tell"] is True
     assert gates["policy"]["detail"].endswith(
-        "stopped early at round 10: a gate had decided against AFTER (--decide-all decides every comparison)")
+        "stopped early at round 8: a gate had decided against AFTER (--decide-all decides every comparison)")
     r, doc = ab(perfgate, tmp_path, "wall_trade.json", "--metric", "cpu_ms", "--decide-all")
     assert r.returncode == 1, r.stdout + r.stderr
     s = doc["scenarios"][0]
-    assert s["stop"]["rounds"] > 10 and s["stop"]["reason"].startswith("clear at look"), s["stop"]
+    assert s["stop"]["rounds"] > 8 and s["stop"]["reason"].startswith("clear at look"), s["stop"]
     assert {g["kind"]: g for g in s["gates"]}["policy"]["passed"] is True
     assert doc["run"]["options"]["decide_all"] is True

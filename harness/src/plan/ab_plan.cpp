@@ -7,14 +7,15 @@
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "stats/sequential.hpp"
+#include "stats/spending.hpp"
 
 namespace perfgate::plan {
 namespace {
 
-// `ab` without --max-rounds: looks growing by a fifth from 10 rounds to 640 while they fit 50 s
-// (or --max-time), each at the spending boundary's level (stats/spending.hpp), so one pair stays
-// under a minute and an effect just above a narrow noise band is still sampled until decided.
-constexpr int kAbBudgetedMinRounds = 10, kAbBudgetedMaxRounds = 640;
+// `ab` without --max-rounds: looks growing by a fifth from 8 rounds (more for a family) to 640
+// while they fit 50 s (or --max-time), each at the spending boundary's level (stats/spending.hpp),
+// so one pair stays under a minute and an effect just above a narrow noise band is still sampled
+// until decided.
 constexpr double kAbLookBudgetSeconds = 50;
 
 // argv[0] as the sample will find it: a relative path with a slash is the working folder's
@@ -32,8 +33,8 @@ void check_program(const std::string& program, const std::string& workdir) {
   }
 }
 
-ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const RunOptions& o,
-                         const std::string& workdir) {
+ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const RunOptions& o, const std::string& workdir,
+                         int family) {
   ScenarioPlan s;
   s.manifest.name = pair.name;
   s.manifest.title = pair.name;
@@ -52,7 +53,7 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
   s.params = pair.params;
   s.policy = o.policy.value_or(catalog::Policy::NoRegress);
   apply_rounds(s, nullptr, o);
-  apply_budgeted_rounds(s, o, kAbBudgetedMinRounds);
+  apply_budgeted_rounds(s, o, family);
   // Unpinned by default, as hyperfine runs it: a command may have threads of its own (zstd -dc
   // reads and writes on a second one) and one CPU cost it 5-8% here (docs/hyperfine.md).
   s.cpus = o.cpus ? *o.cpus : choose_cpus(o.duet ? "2" : "all");
@@ -82,10 +83,11 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
 
 }  // namespace
 
-void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& o, int min_rounds) {
+void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& o, int family) {
   if (o.max_rounds) return;
-  s.min_rounds = o.min_rounds.value_or(min_rounds);
-  s.looks = stats::growing_schedule(s.min_rounds, std::max(s.min_rounds, kAbBudgetedMaxRounds));
+  const int floor = min_decidable_rounds(stats::budgeted_spending(o.alpha, 0), 1, family);
+  s.min_rounds = o.min_rounds.value_or(std::max(stats::kBudgetedFirstLook, floor));
+  s.looks = stats::growing_schedule(s.min_rounds, std::max(s.min_rounds, stats::kBudgetedLastLook));
   s.max_rounds = s.looks.back();
   // --max-time is the budget itself, the same design at another size: a larger one never gives
   // fewer rounds (it used to switch to run's 8-30 schedule and stop after the round past it).
@@ -134,7 +136,8 @@ RunPlan plan_ab_family(const std::vector<AbPair>& pairs, const std::string& metr
   RunPlan rp;
   const std::string workdir = ab_workdir(o);
   const std::string gated = gated_metric(metric, o.measures);
-  for (const auto& p : pairs) rp.scenarios.push_back(ab_scenario(p, gated, o, workdir));
+  const int family = static_cast<int>(pairs.size());  // one gated comparison a pair, one Holm family
+  for (const auto& p : pairs) rp.scenarios.push_back(ab_scenario(p, gated, o, workdir, family));
   finish_plan(rp, o);
   return rp;
 }

@@ -25,10 +25,12 @@ struct AbPair {
 // --isolate (a fresh folder per sample). Throws UsageError when DIR is not a folder.
 std::string ab_workdir(const RunOptions& options);
 
-// ab's time-budgeted rounds unless --max-rounds is given: looks growing by a fifth from
-// `min_rounds` (default 10) while they fit the budget, --max-time or 50 s, each at the level
-// the spending boundary gives it (stats::BudgetedLooks). Also `perfgate gbench`'s.
-void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& options, int min_rounds = 10);
+// ab's time-budgeted rounds unless --max-rounds is given: looks growing by a fifth while they
+// fit the budget, --max-time or 50 s, each at the level the spending boundary gives it
+// (stats::BudgetedLooks). The first look (unless --min-rounds) is the first where a rank test can
+// reject inside a Holm family of `family` gated comparisons at the least a first look spends:
+// stats::kBudgetedFirstLook for one. Also `perfgate gbench`'s.
+void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& options, int family);
 
 RunPlan plan_ab(const std::string& name, const std::vector<std::string>& before_argv,
                 const std::vector<std::string>& after_argv, const std::string& metric, const RunOptions& options);

@@ -8,7 +8,6 @@
 #include "common/errors.hpp"
 #include "common/program_path.hpp"
 #include "plan/ab_plan.hpp"
-#include "stats/spending.hpp"
 
 namespace perfgate::plan {
 
@@ -199,7 +198,6 @@ RunPlan plan_gbench(const GbenchArgs& given, const RunOptions& o, const Benchmar
   s.profile = "gbench";
   s.policy = o.policy.value_or(catalog::Policy::NoRegress);
   apply_rounds(s, nullptr, o);
-  apply_budgeted_rounds(s, o);
   s.cpus = o.cpus ? *o.cpus : choose_cpus("1");
   const std::string workdir = ab_workdir(o);
   if (!workdir.empty()) s.workdir = {{"before", workdir}, {"after", workdir}};
@@ -218,13 +216,7 @@ RunPlan plan_gbench(const GbenchArgs& given, const RunOptions& o, const Benchmar
   s.params = {{"before", g.before}, {"after", g.after}, {"args", g.args}};
   if (!filter.empty()) s.params["filter"] = filter;
   set_benchmarks(s, list);
-  // The first look where a rank test can reject inside this run's family (at least ab's 10), at
-  // the level of a first look a tenth into the budget (stats/spending.hpp).
-  if (s.look_budget_s > 0 && !o.min_rounds) {
-    const int family = static_cast<int>(s.gated_metrics.size());
-    const int floor = min_decidable_rounds(stats::budgeted_spending(o.alpha, 0.1), 1, std::max(1, family));
-    apply_budgeted_rounds(s, o, std::max(10, floor));
-  }
+  apply_budgeted_rounds(s, o, static_cast<int>(s.gated_metrics.size()));
   for (auto& line : gbench_only_lines(s)) rp.notes.push_back(s.manifest.name + ": " + line);
   rp.scenarios.push_back(std::move(s));
   finish_plan(rp, o);

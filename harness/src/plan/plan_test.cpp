@@ -103,3 +103,16 @@ TEST(Rounds, MaxTimeIsTheBudgetOfTheSameDesign) {
   o.max_rounds = 30;  // --max-rounds is a fixed design, whatever the time
   EXPECT_EQ(plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o).scenarios.front().look_budget_s, 0);
 }
+
+// The budgeted design's first look is the first a Holm family of its pairs can decide at: one
+// pair at 8 rounds (2 / 2^8 under the 0.008 a first look spends), three -P values at 10 (0.008 / 3
+// needs 2 / 2^10), --min-rounds as given.
+TEST(Rounds, TheFirstBudgetedLookIsTheFirstTheFamilyCanDecideAt) {
+  RunOptions o;
+  EXPECT_EQ(plan_ab("ab", {"/bin/true"}, {"/bin/true"}, "cpu_ms", o).scenarios.front().looks.front(), 8);
+  std::vector<AbPair> three(3);
+  for (auto& p : three) p.before_argv = p.after_argv = {"/bin/true"};
+  for (const auto& s : plan_ab_family(three, "cpu_ms", o).scenarios) EXPECT_EQ(s.looks.front(), 10);
+  o.min_rounds = 20;
+  EXPECT_EQ(plan_ab_family(three, "cpu_ms", o).scenarios.front().looks.front(), 20);
+}

@@ -22,11 +22,15 @@ std::vector<int> look_schedule(int min_rounds, int max_rounds, int looks = 4);
 double alpha_per_look(double alpha, int looks);
 
 // ab's budgeted design (used unless the user fixes the rounds): looks from min_rounds growing
-// by a fifth (at least one round) each, up to max_rounds: 25 looks from 10 reach 640. Each look
+// by a fifth (at least one round) each, up to max_rounds: 27 looks from 8 reach 640. Each look
 // costs what the spending boundary says (stats/spending.hpp), so looking often is cheap: a
 // comparison clear at round 45 stops near 50, where doubling looks ran it to 80. Throws
 // std::invalid_argument unless 1 <= min_rounds <= max_rounds.
 std::vector<int> growing_schedule(int min_rounds, int max_rounds);
+
+// The budgeted design's first and last looks (ab, gbench): the first where the exact rank test
+// can decide at the first look's share of alpha (budgeted_spending at 0), the last its rounds' cap.
+inline constexpr int kBudgetedFirstLook = 8, kBudgetedLastLook = 640;
 
 // Whether the look at `next_look` rounds fits `budget_s`, projecting the `elapsed_s` spent on
 // `rounds` rounds at the same pace. It looks at time only, never at the data, so stopping on it

@@ -59,7 +59,7 @@ struct Test {
 // in every run: computed once.
 const std::vector<Test>& boundary_tests() {
   static const std::vector<Test> tests = [] {
-    const auto looks = ps::growing_schedule(10, 640);
+    const auto looks = ps::growing_schedule(ps::kBudgetedFirstLook, ps::kBudgetedLastLook);
     const auto checkpoints = ps::budget_checkpoints(looks, ps::min_rank_rounds(kAlpha));
     ps::BudgetedLooks b(looks, kBudgetRounds, kAlpha);
     std::vector<Test> out;

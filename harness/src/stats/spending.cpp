@@ -34,9 +34,7 @@ double pocock_spending(double alpha, double t) {
   return alpha * std::log1p((std::exp(1.0) - 1) * std::clamp(t, 0.0, 1.0));
 }
 
-double budgeted_spending(double alpha, double t) {
-  return 0.7 * alpha * (0.2 + 0.8 * std::log1p((std::exp(1.0) - 1) * std::clamp(t, 0.0, 1.0)));
-}
+double budgeted_spending(double alpha, double t) { return 0.16 * alpha + 0.56 * pocock_spending(alpha, t); }
 
 SpendingBoundary::SpendingBoundary(double alpha) : alpha_(alpha) {
   if (!(alpha > 0 && alpha < 1)) throw std::invalid_argument("alpha must be in (0, 1)");

@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "stats/power.hpp"
 #include "stats/sequential.hpp"
 
 namespace ps = perfgate::stats;
@@ -26,8 +27,10 @@ TEST(Spending, PocockSpendingSpendsAlphaOverTheBudget) {
   EXPECT_DOUBLE_EQ(ps::pocock_spending(0.05, 0), 0);
   EXPECT_DOUBLE_EQ(ps::pocock_spending(0.05, 1), 0.05);
   EXPECT_DOUBLE_EQ(ps::pocock_spending(0.05, 2), 0.05);       // a budget overrun spends no more
-  EXPECT_NEAR(ps::budgeted_spending(0.05, 0), 0.007, 1e-15);  // alpha / 7 at once
-  EXPECT_NEAR(ps::budgeted_spending(0.05, 1), 0.035, 1e-15);  // 30% kept for the last test
+  EXPECT_NEAR(ps::budgeted_spending(0.05, 0), 0.008, 1e-15);  // 0.16 alpha at once
+  EXPECT_NEAR(ps::budgeted_spending(0.05, 1), 0.036, 1e-15);  // 28% kept for the last test
+  // ... so that ab's first look, at 8 rounds, can decide: 8 agreeing rounds reach 2 / 2^8.
+  EXPECT_EQ(ps::min_rank_rounds(ps::budgeted_spending(0.05, 0)), 8);
   EXPECT_NEAR(ps::pocock_spending(0.05, 0.5), 0.05 * std::log1p((std::exp(1.0) - 1) / 2), 1e-15);
 }
 
@@ -45,10 +48,10 @@ TEST(Spending, FiveEqualLooksMatchPublishedPocockTypeBoundaries) {
 }
 
 // The boundary's promise checked by brute force: Gaussian rounds with nothing changed, a test
-// at each of 25 growing looks, 20000 runs: a crossing at some look in about 5% of them.
+// at each of the 27 growing looks, 20000 runs: a crossing at some look in about 5% of them.
 TEST(Spending, SimulatedWalksCrossAtSomeLookInAlphaOfRuns) {
-  const auto looks = ps::growing_schedule(10, 640);
-  ASSERT_EQ(looks.size(), 25u);
+  const auto looks = ps::growing_schedule(ps::kBudgetedFirstLook, ps::kBudgetedLastLook);
+  ASSERT_EQ(looks.size(), 27u);
   std::vector<double> levels;
   ps::SpendingBoundary b(0.05);
   for (std::size_t k = 0; k < looks.size(); ++k)
