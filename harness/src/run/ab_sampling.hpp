@@ -30,8 +30,9 @@ namespace fs = std::filesystem;
 using StdoutTarget = catalog::StdoutTarget;
 using AbSampling = catalog::CommandSampling;
 
-// Digest runs at the first measured round, the last, and each other one with this probability,
-// drawn from the seed and the round (so the same seed digests the same rounds).
+// Outputs are compared at the first round of all (the warm-up's runs themselves when their output
+// would go to /dev/null), the last measured round, and each other measured one with this
+// probability, drawn from the seed and the round (so the same seed digests the same rounds).
 inline constexpr double kDigestShare = 0.125;
 bool digest_round(std::uint64_t seed, int measured_round);
 

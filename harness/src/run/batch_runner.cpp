@@ -237,7 +237,11 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output", {}};
   ChildSpec spec = sample_spec(v, program_argv(v), work, files, cpus, plan.timeout_s);
   spec.stdin_path = v.sampling.input;
-  TimedStdout out(v.sampling.output, spec, files, cpus);
+  // A warm-up run is not timed: where its output would go to /dev/null it goes into the digest
+  // pipe instead, so the first comparison of the outputs costs no run of its own.
+  static const StdoutTarget piped{StdoutTarget::Kind::Pipe, {}};
+  const bool warmup_digest = warmup && with_digest_run && v.sampling.output.kind == StdoutTarget::Kind::Null;
+  TimedStdout out(warmup_digest ? piped : v.sampling.output, spec, files, cpus);
   AroundRun around(v, dir / "around", plan.timeout_s);
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial));
   auto server0 = plan.server_cgroup ? plan.server_cgroup->cpu() : std::nullopt;
@@ -330,9 +334,11 @@ void run_rounds(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks&
     const bool warmup = round <= plan.warmup;
     if (hooks.on_round) hooks.on_round(round, total_rounds, warmup);
     int pos = 0;
-    const bool digest = !warmup && !hooks.take_sample && needs_digest_runs(plan) &&
-                        (out.rounds == 0 || digest_round(plan.seed, out.rounds + 1));
-    if (digest) out.digest_rounds.push_back(out.rounds + 1);
+    // The outputs are compared at the first round of all (a warm-up's, when there is one), a seeded
+    // eighth of the measured ones, and the last.
+    const bool digest = !hooks.take_sample && needs_digest_runs(plan) &&
+                        (round == 1 || (!warmup && digest_round(plan.seed, out.rounds + 1)));
+    if (digest) out.digest_rounds.push_back(warmup ? 0 : out.rounds + 1);
     const bool duet =
         plan.duet && !hooks.take_sample &&
         std::count(names.begin(), names.end(), "before") + std::count(names.begin(), names.end(), "after") == 2;

@@ -72,7 +72,8 @@ struct BatchOutcome {
   int rounds = 0;               // measured rounds completed
   StopReason stop;
   std::vector<int> looks_taken;
-  // Measured rounds whose outputs were compared in digest runs (run/ab_sampling.hpp): both sides.
+  // Rounds whose outputs were compared in digest runs (run/ab_sampling.hpp), both sides: measured
+  // round numbers, 0 for the warm-up.
   std::vector<int> digest_rounds;
 };
 

@@ -253,12 +253,15 @@ void ScenarioRun::note_digest_runs(const run::BatchPlan& bp) {
   if (!result.sampling || !run::needs_digest_runs(bp) || script) return;
   (*result.sampling)["digest_rounds"] = outcome.digest_rounds;
   std::string rounds;
-  for (int r : outcome.digest_rounds) rounds += (rounds.empty() ? "" : ", ") + std::to_string(r);
+  for (int r : outcome.digest_rounds)
+    rounds +=
+        (rounds.empty() ? "" : ", ") + (r == 0 ? std::string("the warm-up") : "measured round " + std::to_string(r));
   result.notes.push_back(
       "timed runs wrote their stdout to /dev/null (--output null, hyperfine's default) or the terminal; the outputs "
-      "were compared in untimed digest runs of both commands at measured rounds " +
+      "were compared in untimed digest runs of both commands at " +
       rounds +
-      " (the first, the last and a seeded eighth of the others). A program that does less when its stdout "
+      " (the first round of all, the last and a seeded eighth of the others; a warm-up's own runs are its digest "
+      "runs, writing into a pipe perfgate reads). A program that does less when its stdout "
       "is /dev/null is timed doing less: --output pipe times it writing into a pipe perfgate drains");
 }
 
