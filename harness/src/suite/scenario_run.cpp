@@ -252,10 +252,12 @@ void ScenarioRun::run_rounds() {
 void ScenarioRun::note_digest_runs(const run::BatchPlan& bp) {
   if (!result.sampling || !run::needs_digest_runs(bp) || script) return;
   (*result.sampling)["digest_rounds"] = outcome.digest_rounds;
-  std::string rounds;
+  std::string measured;
   for (int r : outcome.digest_rounds)
-    rounds +=
-        (rounds.empty() ? "" : ", ") + (r == 0 ? std::string("the warm-up") : "measured round " + std::to_string(r));
+    if (r > 0) measured += (measured.empty() ? "" : ", ") + std::to_string(r);
+  const bool warmup = !outcome.digest_rounds.empty() && outcome.digest_rounds.front() == 0;
+  const std::string rounds = (warmup ? std::string("the warm-up") : "") + (warmup && !measured.empty() ? " and " : "") +
+                             (measured.empty() ? "" : "measured rounds " + measured);
   result.notes.push_back(
       "timed runs wrote their stdout to /dev/null (--output null, hyperfine's default) or the terminal; the outputs "
       "were compared in untimed digest runs of both commands at " +
