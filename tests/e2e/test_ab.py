@@ -116,7 +116,7 @@ def test_sigint_leaves_nothing_behind_and_keeps_completed_rounds(perfgate_bin, b
     results = tmp_path / "results.json"
     # The run folder holds a folder per sample, made as the sample starts, one at a time: once
     # sample-3's is there, samples 1 and 2 are taken and the third is running (~0.15 s of burn).
-    third = lambda: list(tmp.glob(f"perfgate-*-{p.pid}-*/sample-3"))
+    third = lambda: list(tmp.glob(f"perfgate-*-{p.pid}-*/sample-000000003"))
     if not _wait_for(lambda: third() or p.poll() is not None, 120) or p.poll() is not None:
         p.kill()
         pytest.fail("perfgate never started its third sample, or ended first: " + "".join(p.communicate()))

@@ -101,3 +101,18 @@ def test_a_run_that_could_not_start_claims_no_pass_and_no_metric(perfgate, folde
     same_work = [l for l in r.stdout.splitlines() if "same work" in l]
     assert same_work and "PASS" not in same_work[0]
     assert "gated wall_ms" not in r.stdout and "metric_choice" not in json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
+
+
+def test_programs_at_paths_of_different_lengths_run_under_one_length(perfgate, tmp_path):
+    # A program's path is in its argv[0] and memory; a byte copy at a longer path must not be
+    # another program. Bash's $BASH is the path it was started by: its length is the same for both.
+    for d in ("a", "a-folder-with-a-much-longer-name"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "bash").write_bytes(open("/bin/bash", "rb").read())
+        (tmp_path / d / "bash").chmod(0o755)
+    r = perfgate("ab", "--before", "./a/bash -c 'echo ${#BASH}'",
+                 "--after", f"{tmp_path}/a-folder-with-a-much-longer-name/bash -c 'echo ${{#BASH}}'",
+                 "--json", tmp_path / "r.json", *FEW, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    s = json.loads((tmp_path / "r.json").read_text())["scenarios"][0]
+    assert s["commands"]["before"][0] == "./a/bash"  # the command as typed, in the results

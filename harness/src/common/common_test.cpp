@@ -1,7 +1,9 @@
 // The JSON field reader: every problem names file and field in one shape, and null reads as absent.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <random>
@@ -12,6 +14,7 @@
 #include "common/json_fields.hpp"
 #include "common/number_format.hpp"
 #include "common/printable_text.hpp"
+#include "common/program_path.hpp"
 
 using namespace perfgate;
 using nlohmann::json;
@@ -239,4 +242,31 @@ TEST(StagedDir, ReplacesWholeOrNotAtAll) {
   perfgate::StagedDir fresh(tmp.path() / "new-site");
   fresh.commit();
   EXPECT_TRUE(std::filesystem::is_directory(tmp.path() / "new-site"));
+}
+
+// Padded paths name the same file at the asked length, whatever the difference's parity.
+TEST(ProgramPath, PaddedPathsNameTheSameFileAtOneLength) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("perfgate-pad-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "sub");
+  std::ofstream(dir / "sub" / "prog") << "x";
+  const std::string absolute = (dir / "sub" / "prog").string();
+  for (std::size_t extra = 0; extra < 6; ++extra) {
+    const std::string p = padded_path(absolute, absolute.size() + extra);
+    EXPECT_EQ(p.size(), absolute.size() + extra) << p;
+    EXPECT_TRUE(fs::equivalent(p, absolute)) << p;
+    EXPECT_NE(p.rfind("//", 0), 0u) << p;  // no leading "//": POSIX leaves its meaning open
+  }
+  const fs::path cwd = fs::current_path();
+  fs::current_path(dir);
+  for (const std::string relative : {"sub/prog", "./sub/prog"})
+    for (std::size_t extra = 0; extra < 6; ++extra) {
+      const std::string p = padded_path(relative, relative.size() + extra);
+      EXPECT_EQ(p.size(), relative.size() + extra) << p;
+      EXPECT_TRUE(fs::equivalent(p, absolute)) << p;
+    }
+  fs::current_path(cwd);
+  EXPECT_EQ(longest_path({"./sub/prog", absolute, "a-much-longer-name-looked-up-on-PATH"}), absolute.size());
+  EXPECT_EQ(padded_path("prog", 10), "prog");  // looked up on PATH: not a path to pad
+  fs::remove_all(dir);
 }

@@ -11,6 +11,7 @@
 
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
+#include "common/program_path.hpp"
 #include "measure/cgroup.hpp"
 #include "perfgate/sample.hpp"
 #include "run/counting_sample.hpp"
@@ -85,12 +86,21 @@ bool failed(const VariantCommand& v, const ChildResult& r) {
   return r.timed_out || r.signal || (r.exit_code != 0 && !v.sampling.ignores(r.exit_code));
 }
 
-// The variant's command as its folder sees it: `./prog` is the folder's, as sh -c finds it
+// The variant's program as its folder sees it: `./prog` is the folder's, as sh -c finds it
 // there, so a command means the same with and without --shell.
-std::vector<std::string> program_argv(const VariantCommand& v) {
+std::string program_path(const VariantCommand& v) {
+  const std::string& program = v.argv.at(0);
+  if (!v.workdir.empty() && program.find('/') != std::string::npos && fs::path(program).is_relative())
+    return (v.workdir / program).string();
+  return program;
+}
+
+// The variant's command, its program's path as long as the others' (common/program_path.hpp).
+std::vector<std::string> program_argv(const BatchPlan& plan, const VariantCommand& v) {
+  std::vector<std::string> programs;
+  for (const auto& other : plan.variants) programs.push_back(program_path(other));
   std::vector<std::string> argv = v.argv;
-  if (!v.workdir.empty() && argv.at(0).find('/') != std::string::npos && fs::path(argv[0]).is_relative())
-    argv[0] = (v.workdir / argv[0]).string();
+  argv[0] = padded_path(program_path(v), longest_path(programs));
   return argv;
 }
 
@@ -105,7 +115,7 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
   const fs::path count_dir = dir.parent_path() / ("count-" + measure + "-" + padded);
   const fs::path work = count_dir / "work";
   fs::create_directories(work);
-  const CountingCommand command = counting_command(measure, program_argv(v), count_dir);
+  const CountingCommand command = counting_command(measure, program_argv(plan, v), count_dir);
   SampleFiles files{count_dir / "stdout", count_dir / "stderr", count_dir / "output", {}};
   // valgrind runs a program 20-100x slower than it runs alone.
   ChildSpec spec =
@@ -172,7 +182,7 @@ void digest_run(const BatchPlan& plan, const VariantCommand& v, const fs::path& 
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles run_files{dir / "digest-stdout", dir / "digest-stderr", files.output_path, {}};
-  ChildSpec spec = sample_spec(v, program_argv(v), work, run_files, cpus, plan.timeout_s);
+  ChildSpec spec = sample_spec(v, program_argv(plan, v), work, run_files, cpus, plan.timeout_s);
   spec.stdin_path = v.sampling.input;
   AroundRun around(v, dir / "around", plan.timeout_s);
   measure::SampleCgroup cgroup(plan.scenario + "-" + std::to_string(serial) + "-digest");
@@ -231,11 +241,13 @@ struct TimedStdout {
 
 Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
                const TempDir& run_dir, int serial, const std::vector<int>& cpus, bool with_digest_run) {
-  const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
+  char padded[16];  // one length for every sample's folder, so for TMPDIR too
+  std::snprintf(padded, sizeof padded, "%09d", serial);
+  const fs::path dir = run_dir.subdir(std::string("sample-") + padded);
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output", {}};
-  ChildSpec spec = sample_spec(v, program_argv(v), work, files, cpus, plan.timeout_s);
+  ChildSpec spec = sample_spec(v, program_argv(plan, v), work, files, cpus, plan.timeout_s);
   spec.stdin_path = v.sampling.input;
   // A warm-up run is not timed: where its output would go to /dev/null it goes into the digest
   // pipe instead, so the first comparison of the outputs costs no run of its own.

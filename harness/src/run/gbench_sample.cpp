@@ -1,10 +1,12 @@
 #include "run/gbench_sample.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/program_path.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/child.hpp"
 #include "run/gbench_runner.hpp"
@@ -78,10 +80,16 @@ Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, i
                           int serial, const TempDir& run_dir) {
   const auto& argv = g.argv.at(variant);
   const auto wd = g.workdir.find(variant);
-  const fs::path dir = run_dir.subdir("sample-" + std::to_string(serial));
-  const auto b =
-      run_gbench_binary(g.scenario + "-" + std::to_string(serial), argv.at(0), {argv.begin() + 1, argv.end()}, dir,
-                        g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
+  // One length for every binary's path and every sample's folder (its --benchmark_out), which
+  // libbenchmark copies to the heap: common/program_path.hpp.
+  std::vector<std::string> programs;
+  for (const auto& [name, other] : g.argv) programs.push_back(other.at(0));
+  char padded[16];
+  std::snprintf(padded, sizeof padded, "%09d", serial);
+  const fs::path dir = run_dir.subdir(std::string("sample-") + padded);
+  const auto b = run_gbench_binary(g.scenario + "-" + std::to_string(serial),
+                                   padded_path(argv.at(0), longest_path(programs)), {argv.begin() + 1, argv.end()}, dir,
+                                   g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
   const std::string what = g.scenario + ", round " + std::to_string(round) + ", " + variant + " (" + argv.at(0) + ")";
   if (b.result.timed_out || b.result.signal || b.result.exit_code != 0) throw RunError(what + " " + failure(b));
   if (!b.doc.is_object()) throw RunError(what + " wrote no JSON to --benchmark_out");
