@@ -27,7 +27,8 @@ const char* const kScenarioHelp = "NAME: a scenario of the catalog (repeatable w
 void rounds(CLI::App* cmd, plan::RunOptions& o) {
   shared(cmd->add_option("--min-rounds", o.min_rounds,
                          "Measured rounds before the first look (default: run and batch 8, or the profile's; ab and "
-                         "gbench 10, or the fewest a rank test of gbench's family can decide in)")
+                         "gbench 8, or the fewest at which a rank test of the run's family (its pairs, -P values or "
+                         "benchmarks) can decide)")
              ->check(CLI::Range(2, 100000)));
   shared(cmd->add_option(
                 "--max-rounds", o.max_rounds,

@@ -108,6 +108,11 @@ struct Tally {
   int runs = 0, family_worse = 0, first_same = 0, first_worse = 0, same = 0, comparisons = 0;
   int first_better = 0;
   std::vector<int> rounds;
+  double mean_rounds() const {
+    double sum = 0;
+    for (int r : rounds) sum += r;
+    return sum / static_cast<double>(rounds.size());
+  }
   int median_rounds() {
     std::sort(rounds.begin(), rounds.end());
     return rounds[rounds.size() / 2];
@@ -143,11 +148,13 @@ Tally campaign(int m, double first_shift, int runs, bool boundary, std::uint64_t
 //   comparisons within the budget; a true +4% called "the same" in at most alpha of runs; a true
 //   +10% caught ("worse") in at least 95%; and the median rounds to a verdict no more than the
 //   doubling looks took. And where the errors are largest, a true change on the band's edge
-//   (+2%): "worse" and "the same" each in at most alpha / 2 of runs, whatever the looks.
+//   (+2%): "worse" in at most alpha / 2 of runs (a change may be called at either edge), "the
+//   same" in at most alpha (its own one-sided test, stats/verdict.hpp), whatever the looks.
 TEST(SequentialSimulation, TheBudgetedDesignKeepsItsErrorsAndDecidesSooner) {
   const int runs = 1000;
   std::printf(
-      "family  design    A/A worse  A/A same  rounds  +2%% worse  +2%% same  +4%% same  +10%% caught  rounds\n");
+      "family  design    A/A worse  A/A same  rounds  (mean)  +2%% worse  +2%% same  +4%% same  +10%% caught  "
+      "rounds\n");
   for (int m : {1, 10, 20}) {
     int median_aa[2] = {0, 0}, median_caught[2] = {0, 0};
     for (bool boundary : {false, true}) {
@@ -157,9 +164,9 @@ TEST(SequentialSimulation, TheBudgetedDesignKeepsItsErrorsAndDecidesSooner) {
       Tally far = campaign(m, 1.10, runs, boundary, 480000 + m);
       median_aa[boundary] = aa.median_rounds();
       median_caught[boundary] = far.median_rounds();
-      std::printf("%6d  %-8s  %9.3f  %8.3f  %6d  %9.3f  %8.3f  %8.3f  %11.3f  %6d\n", m,
+      std::printf("%6d  %-8s  %9.3f  %8.3f  %6d  %6.1f  %9.3f  %8.3f  %8.3f  %11.3f  %6d\n", m,
                   boundary ? "boundary" : "doubling", static_cast<double>(aa.family_worse) / runs,
-                  static_cast<double>(aa.same) / aa.comparisons, median_aa[boundary],
+                  static_cast<double>(aa.same) / aa.comparisons, median_aa[boundary], aa.mean_rounds(),
                   static_cast<double>(edge.first_worse) / runs, static_cast<double>(edge.first_same) / runs,
                   static_cast<double>(near.first_same) / runs, static_cast<double>(far.first_worse) / runs,
                   median_caught[boundary]);
@@ -170,7 +177,7 @@ TEST(SequentialSimulation, TheBudgetedDesignKeepsItsErrorsAndDecidesSooner) {
       EXPECT_GE(aa.same, aa.comparisons * 0.95) << "family " << m;
       EXPECT_LE(near.first_same, runs * kAlpha + 14) << "family " << m;
       EXPECT_LE(edge.first_worse, runs * kAlpha / 2 + 10) << "family " << m;  // sd at 0.025: 0.0049
-      EXPECT_LE(edge.first_same, runs * kAlpha / 2 + 10) << "family " << m;
+      EXPECT_LE(edge.first_same, runs * kAlpha + 14) << "family " << m;
       EXPECT_GE(far.first_worse, runs * 0.95) << "family " << m;
     }
     EXPECT_LE(median_aa[1], median_aa[0]) << "family " << m;

@@ -93,7 +93,10 @@ std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, doubl
   }
   const auto hw = holm(worse), hb = holm(better);
   const auto kw = holm_multipliers(worse), kb = holm_multipliers(better);
-  const double level = alpha / 2;  // each side of the two-sided interval at 1 − alpha
+  // A change is called at either edge, so each side is tested at alpha / 2 (the two-sided
+  // interval at 1 - alpha). "The same" and "not worse" reject nulls beyond an edge, one test an
+  // edge, each at alpha itself (Schuirmann's two one-sided tests: the interval at 1 - 2 alpha).
+  const double change_level = alpha / 2, same_level = alpha;
   std::vector<Decided> out(tests.size());
   for (std::size_t i = 0; i < tests.size(); ++i) {
     Decided& d = out[i];
@@ -101,11 +104,11 @@ std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, doubl
     d.p_better = hb[i];
     d.p_same = tests[i].p_same;
     d.p_not_worse = tests[i].p_not_worse;
-    d.verdict = hw[i] < level           ? Verdict::Worse
-                : hb[i] < level         ? Verdict::Better
-                : d.p_same < level      ? Verdict::Same
-                : d.p_not_worse < level ? Verdict::NotWorse
-                                        : Verdict::CannotTell;
+    d.verdict = hw[i] < change_level         ? Verdict::Worse
+                : hb[i] < change_level       ? Verdict::Better
+                : d.p_same < same_level      ? Verdict::Same
+                : d.p_not_worse < same_level ? Verdict::NotWorse
+                                             : Verdict::CannotTell;
     // The interval shown is the deciding test's; undecided, the test nearest to deciding.
     const double p_unchanged = std::min(tests[i].p_same, tests[i].p_not_worse);
     const bool undecided = d.verdict == Verdict::CannotTell;
@@ -113,7 +116,7 @@ std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, doubl
         d.verdict == Verdict::Worse || (undecided && tests[i].p_worse <= std::min(tests[i].p_better, p_unchanged));
     const bool by_better =
         !by_worse && (d.verdict == Verdict::Better || (undecided && tests[i].p_better <= p_unchanged));
-    d.confidence = 1 - alpha / (by_worse ? kw[i] : by_better ? kb[i] : 1.0);
+    d.confidence = by_worse ? 1 - alpha / kw[i] : by_better ? 1 - alpha / kb[i] : std::max(0.0, 1 - 2 * alpha);
   }
   return out;
 }
@@ -159,8 +162,9 @@ std::optional<int> rounds_to_decide(const std::vector<double>& log_ratios, doubl
   const double z = boost::math::quantile(boost::math::normal_distribution<double>(), 1 - alpha / 2);
   const double need = std::pow(z * sigma * std::sqrt(kPi / 3) / distance, 2);
   if (!std::isfinite(need) || need > 1e7) return std::nullopt;
-  // Never fewer than the exact rank test needs to reject at all, however wide the margin.
-  return std::max(static_cast<int>(std::ceil(need)), min_rank_rounds(alpha));
+  // Never fewer than the exact rank test needs to reject at all, however wide the margin, nor
+  // than one more than were run: these did not decide it, whatever the approximation says.
+  return std::max({static_cast<int>(std::ceil(need)), min_rank_rounds(alpha), static_cast<int>(n) + 1});
 }
 
 bool meets_factor(const PairedRatio& r, double factor, Better better) {

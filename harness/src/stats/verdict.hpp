@@ -4,7 +4,7 @@
 //
 // With r the per-round log-ratios (AFTER / BEFORE, turned so that above 0 is worse) and b the
 // noise band, one-sided signed-rank tests of the shifted rounds (the Wilcoxon test the Walsh
-// interval inverts, so "the test rejects at a/2" is "the interval at 1 − a lies beyond the edge"):
+// interval inverts, so "the test rejects at a" is "the interval at 1 − 2a lies beyond the edge"):
 //   worse   rejects θ ≤ ln(1 + b)                      (the interval wholly above +band)
 //   better  rejects θ ≥ ln(1 − b)                      (wholly below −band)
 //   same    rejects θ ≥ ln(1 + b)         (no-regress: non-inferiority, wholly below +band)
@@ -66,16 +66,18 @@ struct Decided {
   double p_worse = 1, p_better = 1;    // Holm-adjusted
   double p_same = 1, p_not_worse = 1;  // as tested: an intersection-union test needs no correction
   // The two-sided level of the interval this verdict was decided on (the test that decided it,
-  // or for "cannot tell" the one nearest to deciding): 1 - alpha for "the same", 1 - alpha / k
-  // for "worse" or "better" at Holm's k-th largest multiplier.
+  // or for "cannot tell" the one nearest to deciding): 1 - 2 alpha for "the same" and "not
+  // worse", 1 - alpha / k for "worse" or "better" at Holm's k-th largest multiplier.
   double confidence = 0.95;
 };
 
-// The verdicts of `tests` (the run's gated comparisons) with each one-sided test at alpha / 2,
-// so every state is a two-sided interval against the band: "worse" and "better" Holm-corrected
-// across the family, "the same" and "not worse" at alpha itself (above). The first earned of
-// worse, better, the same, not worse is the verdict. Throws std::invalid_argument unless
-// 0 < alpha <= 1.
+// The verdicts of `tests` (the run's gated comparisons): "worse" and "better" one-sided at
+// alpha / 2, Holm-corrected across the family (a change may be called at either edge: the
+// two-sided interval at 1 - alpha); "the same" and "not worse" one-sided at alpha itself, each
+// edge's test rejecting a null of its own (Schuirmann's two one-sided tests: the interval at
+// 1 - 2 alpha; a change of +band or more is called "the same" at most alpha of the time, as
+// issue 48's simulation checks). The first earned of worse, better, the same, not worse is the
+// verdict. Throws std::invalid_argument unless 0 < alpha <= 1.
 std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, double alpha);
 
 // One comparison from its interval alone (two runs compared, no rounds): outside the band with
@@ -84,11 +86,12 @@ std::vector<Decided> decide_verdicts(const std::vector<StateTests>& tests, doubl
 Verdict decide_interval(const PairedRatio& r, double p_adjusted, double alpha, double band, Better better,
                         SameMeans same);
 
-// For a comparison that cannot tell: the rounds its observed spread needs, at `alpha`, to
-// decide either way, from the normal approximation of the signed-rank interval:
+// For a comparison that cannot tell: the rounds its observed spread needs for the two-sided
+// interval at 1 - `alpha` (Decided::confidence: the nearest test's) to decide either way, from
+// the normal approximation of the signed-rank interval:
 // n ≥ (z σ √(π/3) / distance to the deciding edge)², and never fewer than the exact rank test
-// needs to reject at all (stats/power.hpp: min_rank_rounds). Rounds in all, not more. Null with no spread, no
-// log-ratios, or an estimate on the edge itself.
+// needs to reject at all (stats/power.hpp: min_rank_rounds) or than n + 1. Rounds in all, not more. Null with no
+// spread, no log-ratios, or an estimate on the edge itself.
 std::optional<int> rounds_to_decide(const std::vector<double>& log_ratios, double alpha, double band, SameMeans same,
                                     Better better);
 

@@ -196,7 +196,8 @@ TEST(Verdict, AFamilyOfTwentySaysTheSameWithoutDividingItsAlpha) {
 }
 
 // The interval shown beside a verdict is the one it was decided on: "the same" at the look's
-// level, "worse" at Holm's multiplier for its place.
+// level, two one-sided tests at alpha (the interval at 1 - 2 alpha), "worse" at Holm's
+// multiplier for its place.
 TEST(Verdict, TheDecidingLevelFollowsTheVerdict) {
   std::mt19937_64 rng(5);
   std::vector<ps::StateTests> tests;
@@ -209,7 +210,7 @@ TEST(Verdict, TheDecidingLevelFollowsTheVerdict) {
   }
   const auto d = ps::decide_verdicts(tests, 0.01);
   EXPECT_EQ(d[0].verdict, ps::Verdict::Same);
-  EXPECT_DOUBLE_EQ(d[0].confidence, 0.99);
+  EXPECT_DOUBLE_EQ(d[0].confidence, 0.98);
   EXPECT_EQ(d[1].verdict, ps::Verdict::Worse);
   EXPECT_DOUBLE_EQ(d[1].confidence, 1 - 0.01 / 3);  // the smallest p_worse: Holm's first step, x3
   EXPECT_EQ(d[2].verdict, ps::Verdict::Same);
