@@ -25,7 +25,7 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_option("OLD-NEW", g->args,
                   "OLD NEW (without --before/--after), then after --: arguments for both binaries, as given "
                   "(gbench OLD NEW -- --benchmark_filter=X). perfgate passes --benchmark_repetitions=1 and\n"
-                  "--benchmark_min_time=0.01 (seconds: libbenchmark 1.7 takes plain seconds) unless you do; with\n"
+                  "--benchmark_min_time=0.005 (seconds: libbenchmark 1.7 takes plain seconds) unless you do; with\n"
                   "--benchmark_repetitions=N each run's N repetitions give the round their median")
       ->expected(-1);  // every positional word, those after -- too
   // CLI11 2.1 hands `--` back to the top level once every positional has its fewest words (OLD NEW
