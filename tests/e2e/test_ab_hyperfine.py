@@ -373,3 +373,18 @@ def test_commands_may_use_every_cpu_unless_pinned(perfgate, folder):
     r, doc = run_ab(perfgate, folder, cmd, cmd, *FEW, "--show-output", "--cpus", "0")
     assert r.returncode == 0, r.stdout + r.stderr
     assert allowed_list(r.stdout) == {"0"} and doc["scenarios"][0]["cpus"] == [0]
+
+
+def test_a_pair_that_stopped_keeps_its_level_when_another_runs_on(perfgate, tmp_path):
+    # n=1 is clear at the first look; n=2, four times as noisy a round, runs on to stricter looks.
+    # Each is decided at the level its own last test ran at, so n=1 stays "the same".
+    out = tmp_path / "r.json"
+    r = perfgate("ab", "-P", "n", "1", "2", "/bin/false {n}", "/bin/false {n}", "--metric", "cpu_ms",
+                 "--debug-samples", DATA / "levels.json", "--seed", "1", "--json", out, cwd=tmp_path)
+    doc = results(out)
+    gated = {s["params"]["n"]: ([c for c in s["comparisons"] if c["gated"]][0], s["stop"]["rounds"])
+             for s in doc["scenarios"]}
+    (first, first_rounds), (second, second_rounds) = gated[1], gated[2]
+    assert first["verdict"] == "the same", (first, r.stdout)
+    assert first_rounds < second_rounds, (first_rounds, second_rounds)
+    assert first["decision_alpha"] != second["decision_alpha"], (first, second)

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -122,17 +123,25 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
   }
   sink.done();
 
-  // One level for the family: the strictest any member's last test ran at (a budgeted scenario's
-  // last test spends the looks its budget left untested; one that stopped early did not).
+  // One Holm family, each member decided at the level its own scenario's last test ran at: a
+  // pair of an `ab` family that stopped "the same" at round 8 keeps the level it stopped at when
+  // another pair runs on to stricter looks (a budgeted scenario's last test spends the looks its
+  // budget left untested; one that stopped early did not).
   std::vector<model::Comparison*> gated;
-  double alpha = rp.alpha_per_look;
+  std::vector<double> level;
   for (auto& r : runs)
     for (auto& c : r->result.comparisons)
       if (c.gated) {
         gated.push_back(&c);
-        alpha = gated.size() == 1 ? r->decided_at_alpha : std::min(alpha, r->decided_at_alpha);
+        level.push_back(r->decided_at_alpha);
       }
-  decide_family(gated, rp.family_total, alpha, rp.noise);
+  std::vector<model::Comparison> decided(gated.size());
+  for (double alpha : std::set<double>(level.begin(), level.end())) {
+    decide_family(gated, rp.family_total, alpha, rp.noise);
+    for (std::size_t i = 0; i < gated.size(); ++i)
+      if (level[i] == alpha) decided[i] = *gated[i];
+  }
+  for (std::size_t i = 0; i < gated.size(); ++i) *gated[i] = decided[i];
 
   for (auto& r : runs)
     if (!out.interrupted || r.get() != runs.back().get()) r->finalise();
