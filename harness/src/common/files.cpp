@@ -32,6 +32,12 @@ TempDir::~TempDir() {
   fs::remove_all(path_, ec);
 }
 
+std::string padded_serial(int serial) {
+  char padded[16];
+  std::snprintf(padded, sizeof padded, "%09d", serial);
+  return padded;
+}
+
 const std::vector<std::string>& temp_dir_prefixes() {
   static const std::vector<std::string> prefixes = {"perfgate-",      "perfgate-run-",       "perfgate-seed-",
                                                     "perfgate-test-", "perfgate-calibrate-", "perfgate-report-"};

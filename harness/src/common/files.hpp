@@ -28,6 +28,11 @@ class TempDir {
   fs::path path_;
 };
 
+// A sample's serial as a folder name's part, nine digits wide: every sample folder of a run has
+// one length, so a path a program sees (its TMPDIR, --benchmark_out) does not move its memory
+// layout from one sample to the next (common/program_path.hpp).
+std::string padded_serial(int serial);
+
 // Every TempDir prefix the harness uses (the reaper looks for these).
 const std::vector<std::string>& temp_dir_prefixes();
 

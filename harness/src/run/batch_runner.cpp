@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <fstream>
@@ -10,6 +9,7 @@
 #include <thread>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/interrupt.hpp"
 #include "common/program_path.hpp"
 #include "measure/cgroup.hpp"
@@ -110,9 +110,7 @@ void count_one(const BatchPlan& plan, const VariantCommand& v, const std::string
                int serial, const std::vector<int>& cpus, Sample& s) {
   // Paths of one length in every round: they reach the program (cwd, environment), and a
   // longer one costs a few more instructions, which would be a spread of an exact count.
-  char padded[16];
-  std::snprintf(padded, sizeof padded, "%09d", serial);
-  const fs::path count_dir = dir.parent_path() / ("count-" + measure + "-" + padded);
+  const fs::path count_dir = dir.parent_path() / ("count-" + measure + "-" + padded_serial(serial));
   const fs::path work = count_dir / "work";
   fs::create_directories(work);
   const CountingCommand command = counting_command(measure, program_argv(plan, v), count_dir);
@@ -241,9 +239,7 @@ struct TimedStdout {
 
 Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool warmup, int order,
                const TempDir& run_dir, int serial, const std::vector<int>& cpus, bool with_digest_run) {
-  char padded[16];  // one length for every sample's folder, so for TMPDIR too
-  std::snprintf(padded, sizeof padded, "%09d", serial);
-  const fs::path dir = run_dir.subdir(std::string("sample-") + padded);
+  const fs::path dir = run_dir.subdir("sample-" + padded_serial(serial));
   const fs::path work = dir / "work";
   fs::create_directories(work);
   SampleFiles files{dir / "stdout", dir / "stderr", dir / "output", {}};

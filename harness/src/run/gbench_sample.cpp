@@ -1,11 +1,11 @@
 #include "run/gbench_sample.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "common/errors.hpp"
+#include "common/files.hpp"
 #include "common/program_path.hpp"
 #include "perfgate/percentile.hpp"
 #include "run/child.hpp"
@@ -84,9 +84,7 @@ Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, i
   // libbenchmark copies to the heap: common/program_path.hpp.
   std::vector<std::string> programs;
   for (const auto& [name, other] : g.argv) programs.push_back(other.at(0));
-  char padded[16];
-  std::snprintf(padded, sizeof padded, "%09d", serial);
-  const fs::path dir = run_dir.subdir(std::string("sample-") + padded);
+  const fs::path dir = run_dir.subdir("sample-" + padded_serial(serial));
   const auto b = run_gbench_binary(g.scenario + "-" + std::to_string(serial),
                                    padded_path(argv.at(0), longest_path(programs)), {argv.begin() + 1, argv.end()}, dir,
                                    g.cpus, g.timeout_s, wd == g.workdir.end() ? fs::path{} : fs::path(wd->second));
