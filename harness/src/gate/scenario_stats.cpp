@@ -30,7 +30,8 @@ model::Summaries summarize_samples(const std::vector<run::Sample>& samples) {
 }
 
 std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples, const std::vector<VariantPair>& pairs,
-                                        const std::set<std::string>& gated_metrics, std::uint64_t seed) {
+                                        const std::set<std::string>& gated_metrics, std::uint64_t seed,
+                                        const std::optional<std::set<std::string>>& wanted) {
   // round → variant → sample
   std::map<int, std::map<std::string, const run::Sample*>> by_round;
   for (const auto& s : samples)
@@ -55,6 +56,10 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
     }
     for (const auto& [name, v] : paired) {
       if (v.first.size() < 2) continue;
+      // One bootstrap stream per comparison: the same seed replays every interval, whichever
+      // metrics were wanted.
+      const std::uint64_t comparison_seed = seed + 7919 * ++stream;
+      if (wanted && !wanted->count(name)) continue;
       Comparison c;
       c.variant = pair.variant;
       c.baseline = pair.baseline;
@@ -63,9 +68,8 @@ std::vector<Comparison> compare_samples(const std::vector<run::Sample>& samples,
       c.better = meta[name]->better;
       c.exact = exact[name];
       c.gated = pair.gated && gated_metrics.count(name);
-      // One bootstrap stream per comparison: the same seed replays every interval.
       try {
-        c.r = stats::paired_ratio(v.first, v.second, seed + 7919 * ++stream);
+        c.r = stats::paired_ratio(v.first, v.second, comparison_seed);
       } catch (const std::invalid_argument&) {
         continue;  // a metric that can go negative has no meaningful ratio; it stays in the summaries
       }

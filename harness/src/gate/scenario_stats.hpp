@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,11 +21,13 @@ struct VariantPair {
   bool gated;  // after vs before
 };
 
-// Every metric both variants of a pair report, paired by round. `gated_metrics` are the ones
-// the policy decides on (for the gated pair only).
+// Every metric both variants of a pair report, paired by round, or only those `wanted` names
+// (a look needs its gated metrics and the guard's; each keeps the interval it gets in the full
+// analysis). `gated_metrics` are the ones the policy decides on (for the gated pair only).
 std::vector<model::Comparison> compare_samples(const std::vector<run::Sample>& samples,
                                                const std::vector<VariantPair>& pairs,
-                                               const std::set<std::string>& gated_metrics, std::uint64_t seed);
+                                               const std::set<std::string>& gated_metrics, std::uint64_t seed,
+                                               const std::optional<std::set<std::string>>& wanted = std::nullopt);
 
 // Holm across `family` (plus `decided_elsewhere` members other shards decide), then each
 // comparison's verdict — better, worse, the same or cannot tell (stats/verdict.hpp) — at

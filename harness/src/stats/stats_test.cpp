@@ -194,6 +194,30 @@ TEST(PairedRatio, ZeroCountsUseRatioOfMedians) {
   EXPECT_TRUE(std::isfinite(r.ci.lo));
 }
 
+TEST(PairedRatio, ZeroCountsGiveTheIntervalOfSortedMediansOverTheSameResamples) {
+  // The resampled medians are taken by selection; the interval must be the one a full sort of
+  // each resample gives, at odd and even round counts.
+  for (const std::size_t n : {7u, 8u}) {
+    std::vector<double> before, after;
+    for (std::size_t i = 0; i < n; ++i) {
+      before.push_back(static_cast<double>((i * 5) % 7));
+      after.push_back(static_cast<double>((i * 3) % 6));
+    }
+    const ps::PairedRatio r = ps::paired_ratio(before, after, 21, 500, 0.9);
+    const auto sorted_median = [](const std::vector<double>& v, const std::vector<std::size_t>& idx) {
+      std::vector<double> x;
+      for (auto i : idx) x.push_back(v[i]);
+      return perfgate::percentile(x, 0.5);
+    };
+    const ps::Interval expected = ps::bootstrap_ci(n, 21, 500, 0.9, [&](const std::vector<std::size_t>& idx) {
+      const double b = sorted_median(before, idx), a = sorted_median(after, idx);
+      return b == 0.0 ? (a == 0.0 ? 1.0 : std::numeric_limits<double>::infinity()) : a / b;
+    });
+    EXPECT_EQ(r.ci.lo, expected.lo) << n;
+    EXPECT_EQ(r.ci.hi, expected.hi) << n;
+  }
+}
+
 TEST(PairedRatio, ZeroBeforeMedian) {
   // median(before) = 0: 0/0 reads as "no change" and x/0 as unbounded growth.
   const ps::PairedRatio both_zero = ps::paired_ratio({0, 0, 0, 0}, {0, 0, 0, 0}, 3);

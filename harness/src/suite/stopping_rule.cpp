@@ -22,7 +22,10 @@ StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp
       last_alpha_(rp.alpha_per_look) {}
 
 bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) {
-  auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_for(sp_, measured), rp_.seed);
+  const auto gated_metrics = gated_for(sp_, measured);
+  auto wanted = gated_metrics;
+  wanted.insert(sp_.manifest.guard.metric);
+  auto cs = gate::compare_samples(measured, {{"after", "before", true}}, gated_metrics, rp_.seed, wanted);
   // Each gated comparison at this look's level, with every gated comparison of the run in the
   // family (stats/verdict.hpp).
   std::vector<model::Comparison*> gated;
