@@ -12,8 +12,10 @@
 # Prints counts, seconds per run and the load average before and after. Extra arguments go to
 # every run after `--` (default for aa and layout --benchmark_min_time=0.02, as
 # tests/e2e/test_gbench.py; none for copy and copy10).
+# LOAD=build runs every study beside a two-job build of a clone of this repository, rebuilt
+# from clean in a loop (what a CI machine shares its CPUs with).
 #   scripts/gbench-aa.sh [N] [ARGS for the binaries...]
-#   STUDY=aa|layout|copy|copy10 scripts/gbench-aa.sh [N]
+#   STUDY=aa|layout|copy|copy10 [LOAD=build] scripts/gbench-aa.sh [N]
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-20}"; shift || true
@@ -23,6 +25,13 @@ pg="$root/build/bin/perfgate"; tools="$root/build/tests/tools"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 trap 'exit 130' INT TERM
+if [[ ${LOAD:-} == build ]]; then
+  git clone -q "$root" "$out/clone" && cmake -S "$out/clone" -B "$out/clone/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  (while :; do cmake --build "$out/clone/build" -j2 --clean-first >/dev/null 2>&1; done) &
+  builder=$!
+  trap 'kill $builder 2>/dev/null; pkill -f "$out/clone" 2>/dev/null; sleep 1; rm -rf "$out"' EXIT
+  sleep 20  # the build under way before the first run
+fi
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # study NAME BEFORE AFTER [ARGS...]: N runs; prints the exit codes counted, seconds per run, and

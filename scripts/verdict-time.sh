@@ -9,10 +9,11 @@
 #   wall only     sort -n of 1.5 M numbers against sort -n --parallel=1: the same CPU, more wall
 #   reference     --reference burn 25 M, -L w 25 M, 25 M, 25.75 M
 # Prints per pair the median seconds of each tool, perfgate's exit codes, and the load.
-#   scripts/verdict-time.sh [R=5]
+#   scripts/verdict-time.sh [R=5] [PAIR]   PAIR: one of the names above (quoted), e.g. "A/A zstd"
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 reps="${1:-5}"
+only="${2:-}"
 pg="${PERFGATE:-$root/build/bin/perfgate}"; burn="$root/build/tests/tools/burn"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
@@ -29,6 +30,7 @@ median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 # pair NAME HYPERFINE_ARGS... -- PERFGATE_AB_ARGS...
 pair() {
   local name="$1"; shift
+  [ -n "$only" ] && [ "$only" != "$name" ] && return 0
   local hf=() ab=()
   while [ "$1" != -- ]; do hf+=("$1"); shift; done
   shift; ab=("$@")

@@ -107,3 +107,29 @@ def test_a_small_text_regression_fails_whatever_the_large_one_gained(perfgate, t
     c = gated(doc)
     assert c["BM_TopWordsSmall:cpu_time"]["verdict"] == "worse" and c["BM_TopWordsLarge:cpu_time"]["verdict"] == "better"
     assert "BM_TopWordsSmall:cpu_time" in r.stderr and "BM_TopWordsLarge:cpu_time" not in r.stderr
+
+
+def test_a_benchmark_decided_at_a_look_runs_no_more_and_keeps_its_verdict(perfgate, tmp_path):
+    """BM_Hash steady (1% a round) is "the same" at an early look; BM_Sort spreads 40% a round
+    and cannot be told within 640 rounds. BM_Hash leaves the rounds where it settled and is
+    decided there, over its own rounds, at that look's level."""
+    s = tmp_path / "script.json"
+    figures = {"BM_Hash:cpu_time": {"median": 1000, "spread": 0.01},
+               "BM_Sort:cpu_time": {"median": 1000, "spread": 0.4}}
+    s.write_text(json.dumps({"before": figures, "after": figures}))
+    out = tmp_path / "r.json"
+    r = perfgate("gbench", "--before", tool("gbench_a"), "--after", tool("gbench_a"), "--filter", "Hash|Sort",
+                 "--debug-samples", s, "--seed", "3", "--cannot-tell", "fail", "--json", out, cwd=tmp_path)
+    assert r.returncode == 5, r.stdout + r.stderr
+    doc = json.loads(out.read_text())
+    c = gated(doc)
+    assert c["BM_Hash:cpu_time"]["verdict"] == "the same" and c["BM_Sort:cpu_time"]["verdict"] == "cannot tell"
+    settled_at, rounds = c["BM_Hash:cpu_time"]["n"], c["BM_Sort:cpu_time"]["n"]
+    assert settled_at < 30 and rounds == 640, (settled_at, rounds)
+    # Decided at the level of its own look; BM_Sort's last test spent what the looks left.
+    assert c["BM_Hash:cpu_time"]["decision_alpha"] < c["BM_Sort:cpu_time"]["decision_alpha"]
+    samples = [x for x in doc["scenarios"][0]["samples"] if not x["warmup"]]
+    every_round = sorted({x["round"] for x in samples})
+    hash_rounds = sorted({x["round"] for x in samples if "BM_Hash:cpu_time" in x["metrics"]})
+    assert hash_rounds == every_round[:settled_at]  # the first rounds only, both sides
+    assert any("1 of 2 benchmarks were decided before the last round" in n for n in doc["scenarios"][0]["notes"])

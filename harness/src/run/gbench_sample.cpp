@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "common/errors.hpp"
 #include "common/files.hpp"
@@ -74,6 +75,23 @@ std::vector<std::string> list_gbench_benchmarks(const std::string& scenario, con
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) names.push_back(line);
   return names;
+}
+
+GbenchSampling only_benchmarks(const GbenchSampling& g, const std::vector<std::string>& benchmarks) {
+  // libbenchmark matches the filter as a POSIX extended regex; every character that means
+  // something there is escaped, so a name like BM_Copy<int>/8 matches only itself.
+  std::string alternatives;
+  for (const auto& name : benchmarks) {
+    alternatives += alternatives.empty() ? "" : "|";
+    for (char ch : name) {
+      if (std::string_view(".^$|()[]{}*+?\\").find(ch) != std::string_view::npos) alternatives += '\\';
+      alternatives += ch;
+    }
+  }
+  GbenchSampling narrowed = g;
+  narrowed.benchmarks = benchmarks;
+  for (auto& [variant, argv] : narrowed.argv) argv.push_back("--benchmark_filter=^(" + alternatives + ")$");
+  return narrowed;
 }
 
 Sample take_gbench_sample(const GbenchSampling& g, const std::string& variant, int round, bool warmup, int order,

@@ -30,6 +30,10 @@ struct GbenchSampling {
   double timeout_s = 600;
 };
 
+// `g` narrowed to `benchmarks` (of g.benchmarks): each binary runs them alone, by a
+// --benchmark_filter that matches their names exactly, after any the user gave (the last wins).
+GbenchSampling only_benchmarks(const GbenchSampling& g, const std::vector<std::string>& benchmarks);
+
 // One run of `variant`'s binary as one sample of round `round`: metrics NAME:cpu_time,
 // NAME:real_time and NAME:COUNTER for each of `g.benchmarks` (the median of its repetitions
 // when the user asked for several), Google Benchmark's context block in `extra` (the results

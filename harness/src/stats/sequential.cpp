@@ -52,10 +52,10 @@ std::vector<int> growing_schedule(int min_rounds, int max_rounds) {
   return out;
 }
 
-bool next_look_fits(double elapsed_s, int rounds, int next_look, double budget_s) {
+bool next_look_fits(double elapsed_s, double seconds_per_round, int rounds, int next_look, double budget_s) {
   if (rounds < 1) throw std::invalid_argument("projecting a look needs at least one round done");
   if (budget_s <= 0) return true;
-  return elapsed_s * next_look / rounds <= budget_s;
+  return elapsed_s + seconds_per_round * (next_look - rounds) <= budget_s;
 }
 
 std::vector<int> budget_checkpoints(const std::vector<int>& looks, int first) {
@@ -71,10 +71,11 @@ BudgetedLooks::BudgetedLooks(std::vector<int> looks, double budget_s, double alp
   if (looks_.empty()) throw std::invalid_argument("a budgeted design needs at least one look");
 }
 
-BudgetedLooks::Step BudgetedLooks::at(int rounds, int next_checkpoint, double elapsed_s) {
+BudgetedLooks::Step BudgetedLooks::at(int rounds, int next_checkpoint, double elapsed_s, double seconds_per_round) {
   if (ended_) return Step::Continue;  // the last test ran: nothing left to test at
-  const bool last =
-      next_checkpoint == 0 || rounds >= looks_.back() || !next_look_fits(elapsed_s, rounds, next_checkpoint, budget_s_);
+  const double pace = seconds_per_round > 0 || rounds < 1 ? seconds_per_round : elapsed_s / rounds;
+  const bool last = next_checkpoint == 0 || rounds >= looks_.back() ||
+                    !next_look_fits(elapsed_s, pace, rounds, next_checkpoint, budget_s_);
   const bool due = next_ < looks_.size() && rounds >= looks_[next_];
   if (!due && !last) return Step::Continue;
   while (next_ < looks_.size() && looks_[next_] <= rounds) ++next_;

@@ -32,11 +32,11 @@ std::vector<int> growing_schedule(int min_rounds, int max_rounds);
 // can decide at the first look's share of alpha (budgeted_spending at 0), the last its rounds' cap.
 inline constexpr int kBudgetedFirstLook = 8, kBudgetedLastLook = 640;
 
-// Whether the look at `next_look` rounds fits `budget_s`, projecting the `elapsed_s` spent on
-// `rounds` rounds at the same pace. It looks at time only, never at the data, so stopping on it
-// leaves every look's test valid (the run just takes fewer of its looks). A budget <= 0 is no
-// budget (always fits). Throws std::invalid_argument unless 0 < rounds.
-bool next_look_fits(double elapsed_s, int rounds, int next_look, double budget_s);
+// Whether the look at `next_look` rounds fits `budget_s`: `elapsed_s` spent on `rounds` rounds,
+// and the rounds to come at `seconds_per_round`. It looks at time only, never at the data, so
+// stopping on it leaves every look's test valid (the run just takes fewer of its looks). A
+// budget <= 0 is no budget (always fits). Throws std::invalid_argument unless 0 < rounds.
+bool next_look_fits(double elapsed_s, double seconds_per_round, int rounds, int next_look, double budget_s);
 
 // Where a budgeted run reads its clock: every round count from `first` (at most looks.front();
 // 0: looks.front()) to looks.back() growing by ~5% (at least one round) each time, so the last
@@ -57,7 +57,8 @@ class BudgetedLooks {
   enum class Step { Continue, Test, TestLast };
   BudgetedLooks(std::vector<int> looks, double budget_s, double alpha);
   // At a checkpoint of `rounds` rounds after `elapsed_s`; `next_checkpoint` 0 when there is none.
-  Step at(int rounds, int next_checkpoint, double elapsed_s);
+  // The rounds to come take `seconds_per_round` each (0: the pace so far).
+  Step at(int rounds, int next_checkpoint, double elapsed_s, double seconds_per_round = 0);
   // The round counts at which tests were due so far.
   const std::vector<int>& tested() const { return tested_; }
   // The two-sided level the latest test ran at (the run's alpha before any test).

@@ -281,11 +281,15 @@ TEST(Sequential, LookSchedule) {
   EXPECT_THROW(ps::look_schedule(10, 5, 4), std::invalid_argument);
 }
 
-TEST(Sequential, NextLookFitsProjectsThePaceSoFar) {
-  EXPECT_TRUE(ps::next_look_fits(10.0, 40, 80, 20.0));   // exactly the budget
-  EXPECT_FALSE(ps::next_look_fits(10.0, 40, 80, 19.9));  // a hair over
-  EXPECT_TRUE(ps::next_look_fits(1000.0, 40, 80, 0));    // no budget
-  EXPECT_THROW(ps::next_look_fits(1.0, 0, 10, 5.0), std::invalid_argument);
+TEST(Sequential, NextLookFitsProjectsTheRoundsToComeAtTheirPace) {
+  EXPECT_TRUE(ps::next_look_fits(10.0, 0.25, 40, 80, 20.0));   // exactly the budget
+  EXPECT_FALSE(ps::next_look_fits(10.0, 0.25, 40, 80, 19.9));  // a hair over
+  EXPECT_TRUE(ps::next_look_fits(1000.0, 25, 40, 80, 0));      // no budget
+  EXPECT_THROW(ps::next_look_fits(1.0, 0.1, 0, 10, 5.0), std::invalid_argument);
+  // Rounds that got cheaper (a Google Benchmark pair running only its undecided benchmarks):
+  // 40 more at 0.01 s fit where the pace so far (0.25 s) would not.
+  EXPECT_TRUE(ps::next_look_fits(10.0, 0.01, 40, 80, 11.0));
+  EXPECT_FALSE(ps::next_look_fits(10.0, 0.25, 40, 80, 11.0));
 }
 
 TEST(Sequential, BudgetCheckpointsGrowFivePercentFromFirstToLastLook) {

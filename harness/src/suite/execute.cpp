@@ -123,17 +123,18 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
   }
   sink.done();
 
-  // One Holm family, each member decided at the level its own scenario's last test ran at: a
-  // pair of an `ab` family that stopped "the same" at round 8 keeps the level it stopped at when
-  // another pair runs on to stricter looks (a budgeted scenario's last test spends the looks its
-  // budget left untested; one that stopped early did not).
+  // One Holm family, each member decided at the level its own last test ran at: a pair of an
+  // `ab` family that stopped "the same" at round 8 keeps the level it stopped at when another
+  // pair runs on to stricter looks (a budgeted scenario's last test spends the looks its budget
+  // left untested; one that stopped early did not), and so does a benchmark of a Google
+  // Benchmark pair settled at an earlier look than the pair's last.
   std::vector<model::Comparison*> gated;
   std::vector<double> level;
   for (auto& r : runs)
     for (auto& c : r->result.comparisons)
       if (c.gated) {
         gated.push_back(&c);
-        level.push_back(r->decided_at_alpha);
+        level.push_back(r->decided_at_alpha_of(c.metric));
       }
   std::vector<model::Comparison> decided(gated.size());
   for (double alpha : std::set<double>(level.begin(), level.end())) {

@@ -30,12 +30,20 @@ class ChildSampling : public Sampling {
 };
 
 // A script's digests go through the equivalence gate as a child's would; a scripted pair of
-// Google Benchmark binaries still reports which benchmarks it paired.
+// Google Benchmark binaries still reports which benchmarks it paired, and its settled
+// benchmarks leave the rounds as a real pair's do.
 class ScriptedSampling : public ChildSampling {
  public:
   ScriptedSampling(const ScenarioRun& r, const run::SampleScript& script)
       : ChildSampling(r), run_(r), take_(scripted_sampler(script, r.sp, equivalence_)) {}
-  run::BatchHooks::TakeSample take_sample() override { return take_; }
+  run::BatchHooks::TakeSample take_sample() override {
+    if (!run_.sp.gbench()) return take_;
+    return [this](const std::string& variant, int round, bool warmup, int order, int serial) {
+      run::Sample s = take_(variant, round, warmup, order, serial);
+      run_.drop_settled(s);
+      return s;
+    };
+  }
   std::vector<model::GateResult> gates() const override {
     return run_.sp.gbench() ? std::vector<model::GateResult>{run_.gbench_pair_gate()} : ChildSampling::gates();
   }

@@ -1,6 +1,7 @@
 // Google Benchmark in a scenario: as the scenario itself (kind gbench, run/gbench_runner.hpp),
 // as two binaries compared benchmark by benchmark (`perfgate gbench`, run/gbench_sample.hpp),
 // or as microbenchmarks a manifest names (service.gbench) run once after the rounds.
+#include "catalog/gbench_names.hpp"
 #include "plan/gbench_plan.hpp"
 #include "run/gbench_runner.hpp"
 #include "run/gbench_sample.hpp"
@@ -66,9 +67,27 @@ run::BatchHooks::TakeSample ScenarioRun::gbench_sampler() const {
   g.benchmarks = binaries.benchmarks;
   g.cpus = sp.cpus;
   g.timeout_s = sp.timeout_s;
+  // A benchmark settled at a look runs no more: the rounds left go to the undecided ones.
   return [this, g](const std::string& variant, int round, bool warmup, int order, int serial) {
-    return run::take_gbench_sample(g, variant, round, warmup, order, serial, run_dir);
+    if (settled.empty()) return run::take_gbench_sample(g, variant, round, warmup, order, serial, run_dir);
+    std::vector<std::string> undecided;
+    for (const auto& b : g.benchmarks)
+      if (!settled.count(b + ":" + catalog::gbench_time_metric(b))) undecided.push_back(b);
+    return run::take_gbench_sample(run::only_benchmarks(g, undecided), variant, round, warmup, order, serial, run_dir);
   };
+}
+
+void ScenarioRun::drop_settled(run::Sample& s) const {
+  for (const auto& [metric, how] : settled) {
+    const std::string benchmark = metric.substr(0, metric.rfind(':') + 1);  // "NAME:" of NAME:cpu_time
+    for (auto it = s.metrics.begin(); it != s.metrics.end();)
+      it = it->first.rfind(benchmark, 0) == 0 ? s.metrics.erase(it) : std::next(it);
+  }
+}
+
+double ScenarioRun::decided_at_alpha_of(const std::string& metric) const {
+  const auto it = settled.find(metric);
+  return it == settled.end() ? decided_at_alpha : it->second.alpha;
 }
 
 // Google Benchmark reports no digest of the work: the gate says which benchmarks were paired and
@@ -90,6 +109,10 @@ model::GateResult ScenarioRun::gbench_pair_gate() const {
 // binaries' contexts where they differ or where Google Benchmark itself warns (CPU scaling).
 void ScenarioRun::note_gbench_pair() {
   for (auto& line : plan::gbench_only_lines(sp)) result.notes.push_back(std::move(line));
+  if (!settled.empty())
+    result.notes.push_back(std::to_string(settled.size()) + " of " + std::to_string(sp.gated_metrics.size()) +
+                           " benchmarks were decided before the last round and ran no more; each is decided "
+                           "at the level of the look that settled it, over the rounds it ran");
   // Each variant's context reaches the results as extra.VARIANT.gbench_context (analyse keeps
   // the last measured sample's extra); the samples' own extra is not written.
   std::map<std::string, json> context;  // variant → its first measured sample's

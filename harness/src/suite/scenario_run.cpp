@@ -175,7 +175,7 @@ void ScenarioRun::run_rounds() {
     result.notes.push_back("samples scripted by --debug-samples " + script->file().string() +
                            ": no program ran, so these figures measure nothing");
   const std::unique_ptr<Sampling> sampling = choose_sampling(*this);
-  StoppingRule stopping(sp, rp, bp.looks);
+  StoppingRule stopping(sp, rp, bp.looks, settled);
   run::BatchHooks hooks;
   hooks.on_round = [&](int r, int total, bool warmup) {
     status.update(prefix() + (warmup ? "warm-up " : "round ") + std::to_string(warmup ? r : r - sp.warmup) + "/" +

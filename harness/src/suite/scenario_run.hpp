@@ -21,6 +21,7 @@
 #include "run/service_sampler.hpp"
 #include "suite/pg_context.hpp"
 #include "suite/run_sink.hpp"
+#include "suite/stopping_rule.hpp"
 
 namespace perfgate::suite {
 
@@ -46,6 +47,11 @@ struct ScenarioRun {
   int exit_code = kExitOk;
   // The level its last test ran at (StoppingRule::alpha_of_last_test), which the family decides at.
   double decided_at_alpha = rp.alpha_per_look;
+  // A Google Benchmark pair's benchmarks decided at an earlier look: run no more, decided at
+  // their own level.
+  SettledMetrics settled;
+  // The level the family decides `metric` at.
+  double decided_at_alpha_of(const std::string& metric) const;
 
   // Prepares the fixture and runs every round. Throws Interrupted (after analysing what
   // completed) and Error when the scenario could not even start.
@@ -66,6 +72,9 @@ struct ScenarioRun {
   // A Google Benchmark pair (a GbenchBinaries source): one run of a binary per sample, and the
   // "same benchmarks" gate.
   run::BatchHooks::TakeSample gbench_sampler() const;
+  // Takes the settled benchmarks' figures out of a scripted sample (--debug-samples), as the
+  // real sampler does not run them.
+  void drop_settled(run::Sample& s) const;
   model::GateResult gbench_pair_gate() const;
 
  private:

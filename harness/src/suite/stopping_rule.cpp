@@ -14,11 +14,13 @@ std::set<std::string> gated_for(const plan::ScenarioPlan& sp, const std::vector<
              : sp.gated_metrics;
 }
 
-StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp, std::vector<int> checkpoints)
+StoppingRule::StoppingRule(const plan::ScenarioPlan& sp, const plan::RunPlan& rp, std::vector<int> checkpoints,
+                           SettledMetrics& settled)
     : sp_(sp),
       rp_(rp),
       checkpoints_(std::move(checkpoints)),
       tests_(sp.looks.empty() ? std::vector<int>{1} : sp.looks, sp.look_budget_s, rp.alpha),
+      settled_(settled),
       last_alpha_(rp.alpha_per_look) {}
 
 bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha) {
@@ -35,6 +37,12 @@ bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha)
       gated.push_back(&c);
     }
   gate::decide_family(gated, alpha, rp_.noise, std::max(0, rp_.gated_total - static_cast<int>(gated.size())));
+  // A settled benchmark keeps the verdict of the look that settled it: its rounds end there, and
+  // a later, stricter look would re-decide the same rounds. Under the null of one benchmark the
+  // others' data, which set when the rounds end, tell nothing of its own, so every look's
+  // level still holds for it.
+  for (auto* c : gated)
+    if (auto it = settled_.find(c->metric); it != settled_.end()) c->verdict = it->second.verdict;
   // Against AFTER: a policy that cannot pass any more (worse; under improve, decided but not
   // better) or a guard beyond its band. More rounds cannot turn the scenario green.
   const bool improve = sp_.policy == catalog::Policy::Improve;
@@ -57,7 +65,19 @@ bool StoppingRule::clear(const std::vector<run::Sample>& measured, double alpha)
   // Everything decided is a clear stop, whichever way it went; a gate against AFTER stops the
   // rounds early, leaving the rest undecided (failed_), unless --decide-all.
   if (decided == sp_.gated_metrics.size() && !guard_open) return true;
-  return failed_ = against && !rp_.decide_all;
+  failed_ = against && !rp_.decide_all;
+  if (failed_) return true;
+  // "Not worse" passes the policy but keeps its rounds while others are undecided: more of them
+  // may narrow it to "the same", which says more.
+  if (sp_.gbench())
+    for (const auto* c : gated)
+      if (c->verdict != stats::Verdict::CannotTell && c->verdict != stats::Verdict::NotWorse)
+        settled_.emplace(c->metric, Settled{alpha, c->verdict});
+  return false;
+}
+
+double StoppingRule::seconds_per_round(double spent, int rounds) const {
+  return rounds > pace_from_round_ ? (spent - pace_from_s_) / (rounds - pace_from_round_) : spent / rounds;
 }
 
 bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
@@ -65,10 +85,16 @@ bool StoppingRule::at(const std::vector<run::Sample>& measured, int look) {
   const auto i = static_cast<std::size_t>(look);
   const int next = i + 1 < checkpoints_.size() ? checkpoints_[i + 1] : 0;
   const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  const auto step = tests_.at(checkpoints_[i], next, spent);
+  const int rounds = checkpoints_[i];
+  const auto step = tests_.at(rounds, next, spent, seconds_per_round(spent, rounds));
   if (step == stats::BudgetedLooks::Step::Continue) return false;
   last_alpha_ = tests_.level_of_last_test();
+  const std::size_t settled_before = settled_.size();
   if (clear(measured, last_alpha_)) return true;
+  if (settled_.size() != settled_before) {
+    pace_from_s_ = spent;
+    pace_from_round_ = rounds;
+  }
   out_of_budget_ = step == stats::BudgetedLooks::Step::TestLast && next != 0;
   return out_of_budget_;
 }
