@@ -136,13 +136,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
         gated.push_back(&c);
         level.push_back(r->decided_at_alpha_of(c.metric));
       }
-  std::vector<model::Comparison> decided(gated.size());
-  for (double alpha : std::set<double>(level.begin(), level.end())) {
-    decide_family(gated, rp.family_total, alpha, rp.noise);
-    for (std::size_t i = 0; i < gated.size(); ++i)
-      if (level[i] == alpha) decided[i] = *gated[i];
-  }
-  for (std::size_t i = 0; i < gated.size(); ++i) *gated[i] = decided[i];
+  decide_family(gated, level, rp.family_total, rp.noise);
 
   for (auto& r : runs)
     if (!out.interrupted || r.get() != runs.back().get()) r->finalise();

@@ -14,5 +14,10 @@ namespace perfgate::suite {
 // Holm across `gated` plus (family_total − gated.size()) absent comparisons at p = 1, each
 // decided at alpha_per_look against the noise band. family_total ≤ gated.size(): no padding.
 void decide_family(std::vector<model::Comparison*> gated, int family_total, double alpha_per_look, double noise);
+// The same family with gated[i] decided at level[i], the level its own last look ran at (a
+// scenario that stopped early, a benchmark settled at an earlier look): Holm stays over the whole
+// family, run once per distinct level, and each member keeps what its own level gave it.
+void decide_family(const std::vector<model::Comparison*>& gated, const std::vector<double>& level, int family_total,
+                   double noise);
 
 }  // namespace perfgate::suite

@@ -52,6 +52,19 @@ TEST(Family, AFamilyTotalBelowTheGatedCountAddsNothing) {
   EXPECT_DOUBLE_EQ(b.p_adjusted, 0.02);
 }
 
+TEST(Family, EachMemberIsDecidedAtItsOwnLevel) {
+  // The same data, two members: one whose last look ran at 0.05 (it stopped early), one at
+  // 0.001 (it ran on to stricter looks). Holm is over both at each level.
+  auto early = gated_comparison(0.01, 1.2, 1.3), late = gated_comparison(0.01, 1.2, 1.3);
+  decide_family({&early, &late}, std::vector<double>{0.05, 0.001}, 0, 0.02);
+  EXPECT_EQ(early.verdict, stats::Verdict::Worse);
+  EXPECT_DOUBLE_EQ(early.alpha_corrected, 0.025);
+  EXPECT_EQ(late.verdict, stats::Verdict::CannotTell);
+  EXPECT_DOUBLE_EQ(late.alpha_corrected, 0.0005);
+  EXPECT_DOUBLE_EQ(early.p_adjusted, 0.02);
+  EXPECT_DOUBLE_EQ(late.p_adjusted, 0.02);
+}
+
 TEST(ExitCode, SeverityNotNumber) {
   EXPECT_EQ(worse_exit_code(kExitOk, kExitPerformance), kExitPerformance);
   EXPECT_EQ(worse_exit_code(kExitPerformance, kExitUsage), kExitPerformance);
