@@ -46,8 +46,8 @@ void add_hyperfine_flags(CLI::App* cmd, plan::HyperfineCommands& f, plan::RunOpt
   opt(cmd->add_option("--output", f.output,
                       "WHERE: the commands' stdout: null (default, as hyperfine), pipe (drained and hashed by perfgate "
                       "on another CPU), inherit, or a file; once for all or once per command. With null and inherit "
-                      "the outputs are compared in untimed digest runs (first, last and an eighth of the rounds); "
-                      "a program that does less when its stdout is /dev/null needs pipe")
+                      "the outputs are compared in untimed digest runs (first, last and an eighth of the others, at "
+                      "most one in eight rounds); a program that does less when its stdout is /dev/null needs pipe")
           ->allow_extra_args(false));
   opt(cmd->add_flag("--show-output", f.show_output, "Print the commands' stdout and stderr (--output inherit)"));
   opt(cmd->add_option_function<int>(

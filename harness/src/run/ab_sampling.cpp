@@ -19,7 +19,8 @@
 
 namespace perfgate::run {
 
-bool digest_round(std::uint64_t seed, int measured_round) {
+bool digest_round(std::uint64_t seed, int measured_round, int seeded_so_far) {
+  if ((seeded_so_far + 1) * 8 > measured_round) return false;
   // splitmix64 of (seed, round): the same rounds for the same seed, whatever ran before.
   std::uint64_t z = seed + 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(measured_round + 1);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

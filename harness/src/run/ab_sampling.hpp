@@ -32,9 +32,12 @@ using AbSampling = catalog::CommandSampling;
 
 // Outputs are compared at the first round of all (the warm-up's runs themselves when their output
 // would go to /dev/null), the last measured round, and each other measured one with this
-// probability, drawn from the seed and the round (so the same seed digests the same rounds).
+// probability, drawn from the seed and the round (so the same seed digests the same rounds) —
+// at most one such round per eight measured (`seeded_so_far` of them before `measured_round`):
+// a digest round costs a round, and a run of seconds-long commands that decides at round 8
+// would otherwise spend a fifth more on them than on its timed rounds.
 inline constexpr double kDigestShare = 0.125;
-bool digest_round(std::uint64_t seed, int measured_round);
+bool digest_round(std::uint64_t seed, int measured_round, int seeded_so_far);
 
 // A pipe for a sample's stdout, drained on a thread of ours pinned off the sample's CPUs: what
 // it reads is hashed and kept in `keep` (for the first differing line of a mismatch). The

@@ -344,8 +344,10 @@ void run_rounds(const BatchPlan& plan, const TempDir& run_dir, const BatchHooks&
     int pos = 0;
     // The outputs are compared at the first round of all (a warm-up's, when there is one), a seeded
     // eighth of the measured ones, and the last.
+    const int seeded = static_cast<int>(
+        std::count_if(out.digest_rounds.begin(), out.digest_rounds.end(), [](int r) { return r > 1; }));
     const bool digest = !hooks.take_sample && needs_digest_runs(plan) &&
-                        (round == 1 || (!warmup && digest_round(plan.seed, out.rounds + 1)));
+                        (round == 1 || (!warmup && digest_round(plan.seed, out.rounds + 1, seeded)));
     if (digest) out.digest_rounds.push_back(warmup ? 0 : out.rounds + 1);
     const bool duet =
         plan.duet && !hooks.take_sample &&

@@ -15,6 +15,7 @@
 #include "measure/host.hpp"
 #include "process/owner.hpp"
 #include "process/spawn.hpp"
+#include "run/ab_sampling.hpp"
 #include "run/child.hpp"
 #include "run/output_mask.hpp"
 #include "run/sample.hpp"
@@ -48,6 +49,29 @@ TEST(RoundOrder, SeededPermutations) {
   }
   EXPECT_TRUE(differs);
   EXPECT_GT(seen.size(), 3u) << "orders must vary from round to round";
+}
+
+// Seeded digest rounds: the same seed picks the same rounds; none of the first seven (a run of
+// long commands deciding at its first look pays for the first and last only); at most one per
+// eight rounds, and near an eighth of a long run.
+TEST(DigestRound, AnEighthAtMostOnePerEightRounds) {
+  int total = 0, runs = 0;
+  for (std::uint64_t seed = 1; seed <= 400; ++seed, ++runs) {
+    int seeded = 0;
+    for (int r = 2; r <= 160; ++r) {
+      const bool d = digest_round(seed, r, seeded);
+      EXPECT_EQ(d, digest_round(seed, r, seeded));
+      if (r < 8) {
+        EXPECT_FALSE(d) << "seed " << seed << " round " << r;
+      }
+      if (d) ++seeded;
+      EXPECT_LE(seeded * 8, r) << "seed " << seed << " round " << r;
+    }
+    total += seeded;
+  }
+  const double share = static_cast<double>(total) / (runs * 159.0);
+  EXPECT_GT(share, 0.08);
+  EXPECT_LT(share, 0.126);
 }
 
 namespace {

@@ -261,7 +261,7 @@ void ScenarioRun::note_digest_runs(const run::BatchPlan& bp) {
   result.notes.push_back(
       "timed runs wrote their stdout to /dev/null (--output null, hyperfine's default) or the terminal; the outputs "
       "were compared in untimed digest runs of both commands at " +
-      rounds + " (the first round of all, the last and a seeded eighth of the others" +
+      rounds + " (the first round of all, the last and a seeded eighth of the others, at most one in eight rounds" +
       (warmup ? "; a warm-up's own runs are its digest runs, writing into a pipe perfgate reads" : "") +
       "). A program that does less when its stdout is /dev/null is timed doing less: --output pipe times it "
       "writing into a pipe perfgate drains");
