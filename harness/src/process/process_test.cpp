@@ -1,11 +1,14 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "process/capture.hpp"
 #include "process/owner.hpp"
@@ -103,6 +106,60 @@ TEST(Spawn, SetsCwdEnvironmentAndOutput) {
   std::string line;
   std::getline(in, line);
   EXPECT_EQ(line, "value " + fs::canonical(d).string());
+  fs::remove_all(d);
+}
+
+// A benchmark binary runs at the same addresses every time: its stack (and everything else) is
+// where the last run's was, so a run cannot draw a faster or slower placement than the other side.
+TEST(Spawn, FixedAddressesGiveTheSameStackEveryRun) {
+  fs::path d = scratch("fixed");
+  auto stack_of = [&](bool fixed) {
+    const fs::path out = d / "maps";
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    SpawnSpec s;
+    s.argv = {*find_program("grep"), "-e", "stack", "-e", "^", "/proc/self/personality", "/proc/self/maps"};
+    s.fixed_addresses = fixed;
+    s.stdout_fd = fd;
+    const pid_t pid = spawn(s).pid;
+    ::close(fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    std::ifstream in(out);
+    std::string line, persona, stack;
+    while (std::getline(in, line)) {
+      if (line.rfind("/proc/self/personality:", 0) == 0) persona = line.substr(line.find(':') + 1);
+      if (line.find("[stack]") != std::string::npos) stack = line.substr(0, line.find(' '));
+    }
+    EXPECT_FALSE(stack.empty());
+    return std::make_pair(std::stoul(persona, nullptr, 16), stack);
+  };
+  const auto a = stack_of(true), b = stack_of(true);
+  EXPECT_NE(a.first & ADDR_NO_RANDOMIZE, 0u);
+  EXPECT_EQ(a.second, b.second);
+  EXPECT_EQ(stack_of(false).first & ADDR_NO_RANDOMIZE, 0u);
+  fs::remove_all(d);
+}
+
+// A child given a nice value runs at it where we may raise priority; elsewhere at ours.
+TEST(Spawn, NiceValueWhereAllowed) {
+  fs::path d = scratch("nice");
+  const fs::path out = d / "stat";
+  const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  SpawnSpec s;
+  s.argv = {*find_program("cat"), "/proc/self/stat"};
+  s.nice = -7;
+  s.stdout_fd = fd;
+  const pid_t pid = spawn(s).pid;
+  ::close(fd);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::ifstream in(out);
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command's closing parenthesis: state is field 3, nice field 19.
+  std::istringstream rest(stat.substr(stat.rfind(')') + 2));
+  std::string field;
+  for (int i = 3; i <= 19; ++i) rest >> field;
+  EXPECT_EQ(std::stoi(field), may_raise_priority() ? -7 : ::getpriority(PRIO_PROCESS, 0));
   fs::remove_all(d);
 }
 

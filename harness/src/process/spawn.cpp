@@ -6,7 +6,9 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -152,6 +154,11 @@ std::int64_t thread_cpu_ns() {
   }
   if (p.pin && ::sched_setaffinity(0, sizeof p.cpus, &p.cpus) != 0) child_fail(efd, kAffinity);
   if (!p.cwd.empty() && ::chdir(p.cwd.c_str()) != 0) child_fail(efd, kChdir);
+  if (spec.nice) ::setpriority(PRIO_PROCESS, 0, *spec.nice);
+  if (spec.fixed_addresses) {
+    const int persona = ::personality(0xffffffff);
+    if (persona != -1) ::personality(static_cast<unsigned long>(persona) | ADDR_NO_RANDOMIZE);
+  }
   mark_cloexec_from(3);
   *p.exec_cpu_ns = thread_cpu_ns();
   timespec ts{};
@@ -309,6 +316,11 @@ pid_t clone_plain(Prepared& p, const ChildStack* stack) {
 }
 
 }  // namespace
+
+bool may_raise_priority() {
+  rlimit limit{};
+  return ::geteuid() == 0 || (::getrlimit(RLIMIT_NICE, &limit) == 0 && limit.rlim_cur >= 40);
+}
 
 Spawned spawn(const SpawnSpec& spec) {
   if (spec.argv.empty()) throw SpawnError("cannot start a program: empty command");

@@ -101,6 +101,8 @@ process::Spawned spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
     s.stdin_fd = in->fd;
   }
   s.cpus = spec.cpus;
+  s.fixed_addresses = spec.fixed_addresses;
+  s.nice = spec.nice;
   s.v2_cgroup = cgroup.v2_dir();
   s.v1_cgroups = cgroup.v1_dirs();
   try {

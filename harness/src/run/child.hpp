@@ -34,6 +34,8 @@ struct ChildSpec {
   fs::path stdin_path;                // empty: /dev/null
   std::vector<int> cpus;              // empty: not pinned
   double timeout_s = 0;               // 0: none
+  bool fixed_addresses = false;       // no address randomisation (process/spawn.hpp)
+  std::optional<int> nice;            // the child's nice value where allowed (process/spawn.hpp)
 };
 
 struct ChildResult {

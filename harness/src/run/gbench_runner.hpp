@@ -47,6 +47,10 @@ struct GbenchRun {
 // own named after `name`, in `cwd` (empty: `dir`), its stdout, stderr and JSON
 // (--benchmark_out) in `dir`, `args` after the output flags. The caller decides what a failure
 // means.
+// It runs at fixed addresses and at this nice value where perfgate may raise its priority
+// (process/spawn.hpp): what one run draws from the placement or a neighbour's preemption is
+// noise the other side of its round does not share.
+inline constexpr int kBenchmarkNice = -20;
 struct GbenchBinaryRun {
   std::vector<std::string> argv;
   ChildResult result;

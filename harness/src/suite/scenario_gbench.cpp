@@ -3,6 +3,7 @@
 // or as microbenchmarks a manifest names (service.gbench) run once after the rounds.
 #include "catalog/gbench_names.hpp"
 #include "plan/gbench_plan.hpp"
+#include "process/spawn.hpp"
 #include "run/gbench_runner.hpp"
 #include "run/gbench_sample.hpp"
 #include "store/results_codec.hpp"
@@ -113,6 +114,11 @@ void ScenarioRun::note_gbench_pair() {
     result.notes.push_back(std::to_string(settled.size()) + " of " + std::to_string(sp.gated_metrics.size()) +
                            " benchmarks were decided before the last round and ran no more; each is decided "
                            "at the level of the look that settled it, over the rounds it ran");
+  if (!process::may_raise_priority())
+    result.notes.push_back("the benchmark binaries ran at perfgate's own priority: nice " +
+                           std::to_string(run::kBenchmarkNice) +
+                           " needs root or CAP_SYS_NICE, and without it a job beside them preempts them "
+                           "and leaves their rounds wider (docs/gbench.md)");
   // Each variant's context reaches the results as extra.VARIANT.gbench_context (analyse keeps
   // the last measured sample's extra); the samples' own extra is not written.
   std::map<std::string, json> context;  // variant → its first measured sample's
