@@ -37,4 +37,10 @@ std::string gbench_time_metric(const std::string& benchmark) {
   }
 }
 
+std::string gbench_gated_metric(const std::string& benchmark) {
+  return benchmark + ":" + gbench_time_metric(benchmark);
+}
+
+std::string gbench_benchmark_of(const std::string& metric) { return metric.substr(0, metric.rfind(':')); }
+
 }  // namespace perfgate::catalog

@@ -15,4 +15,9 @@ std::pair<std::string, std::string> split_gbench_pair_name(std::string name);
 // /real_time or /manual_time (UseRealTime, UseManualTime), else "cpu_time".
 std::string gbench_time_metric(const std::string& benchmark);
 
+// A benchmark's gated metric, "NAME:cpu_time" (or NAME:real_time), and back: the benchmark a
+// metric of a `perfgate gbench` sample belongs to ("NAME" of NAME:cpu_time or NAME:items_per_second).
+std::string gbench_gated_metric(const std::string& benchmark);
+std::string gbench_benchmark_of(const std::string& metric);
+
 }  // namespace perfgate::catalog

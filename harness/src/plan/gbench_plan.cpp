@@ -99,7 +99,7 @@ void set_benchmarks(ScenarioPlan& s, const BenchmarkLister& list) {
                      ", after " + std::to_string(after.size()) +
                      (before.empty() && after.empty() ? "; is the filter right?" : "; are they the same suite?") + ")");
   s.gated_metrics.clear();
-  for (const auto& b : g.benchmarks) s.gated_metrics.insert(b + ":" + catalog::gbench_time_metric(b));
+  for (const auto& b : g.benchmarks) s.gated_metrics.insert(catalog::gbench_gated_metric(b));
   const std::size_t n = g.benchmarks.size();
   if (listed_before.size() != n || listed_after.size() != n) {  // run only what is compared
     std::string names;

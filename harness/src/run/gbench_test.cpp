@@ -36,6 +36,10 @@ TEST(GbenchNames, TimeMetricAndPairs) {
   EXPECT_EQ(catalog::split_gbench_pair_name("BM_Sum/before/repeats:10").first, "BM_Sum");
   EXPECT_EQ(catalog::split_gbench_pair_name("BM_Sum/after/real_time").second, "after");
   EXPECT_EQ(catalog::split_gbench_pair_name("BM_Sum/8").first, "");
+  EXPECT_EQ(catalog::gbench_gated_metric("BM_A/repeats:3"), "BM_A/repeats:3:cpu_time");
+  EXPECT_EQ(catalog::gbench_benchmark_of("BM_A/repeats:3:cpu_time"), "BM_A/repeats:3");
+  EXPECT_EQ(catalog::gbench_benchmark_of("BM_A:items_per_second"), "BM_A");
+  EXPECT_NE(catalog::gbench_benchmark_of("BM_AB:cpu_time"), catalog::gbench_benchmark_of("BM_A:cpu_time"));
 }
 
 TEST(GbenchFigures, TimesInNanosecondsCountersAndRepetitionsInOrder) {

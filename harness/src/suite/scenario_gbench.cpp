@@ -73,17 +73,16 @@ run::BatchHooks::TakeSample ScenarioRun::gbench_sampler() const {
     if (settled.empty()) return run::take_gbench_sample(g, variant, round, warmup, order, serial, run_dir);
     std::vector<std::string> undecided;
     for (const auto& b : g.benchmarks)
-      if (!settled.count(b + ":" + catalog::gbench_time_metric(b))) undecided.push_back(b);
+      if (!settled.count(catalog::gbench_gated_metric(b))) undecided.push_back(b);
     return run::take_gbench_sample(run::only_benchmarks(g, undecided), variant, round, warmup, order, serial, run_dir);
   };
 }
 
 void ScenarioRun::drop_settled(run::Sample& s) const {
-  for (const auto& [metric, how] : settled) {
-    const std::string benchmark = metric.substr(0, metric.rfind(':') + 1);  // "NAME:" of NAME:cpu_time
-    for (auto it = s.metrics.begin(); it != s.metrics.end();)
-      it = it->first.rfind(benchmark, 0) == 0 ? s.metrics.erase(it) : std::next(it);
-  }
+  std::set<std::string> benchmarks;
+  for (const auto& [metric, how] : settled) benchmarks.insert(catalog::gbench_benchmark_of(metric));
+  for (auto it = s.metrics.begin(); it != s.metrics.end();)
+    it = benchmarks.count(catalog::gbench_benchmark_of(it->first)) ? s.metrics.erase(it) : std::next(it);
 }
 
 double ScenarioRun::decided_at_alpha_of(const std::string& metric) const {
