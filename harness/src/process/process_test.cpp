@@ -89,23 +89,27 @@ TEST(Spawn, NamesTheProgramAndStepWhenExecFails) {
   }
 }
 
-TEST(Spawn, SetsCwdEnvironmentAndOutput) {
-  fs::path d = scratch("env");
-  const fs::path out = d / "out";
+namespace {
+// What a spawned child wrote to its stdout (the file `out`), once it has exited.
+std::string stdout_of(SpawnSpec s, const fs::path& out) {
   const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  SpawnSpec s;
-  s.argv = {*find_program("sh"), "-c", "echo \"$PERFGATE_X $(pwd)\""};
-  s.env = environment_with({{"PERFGATE_X", "value"}});
-  s.cwd = d;
   s.stdout_fd = fd;
   const pid_t pid = spawn(s).pid;
   ::close(fd);
   int status = 0;
   waitpid(pid, &status, 0);
   std::ifstream in(out);
-  std::string line;
-  std::getline(in, line);
-  EXPECT_EQ(line, "value " + fs::canonical(d).string());
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+TEST(Spawn, SetsCwdEnvironmentAndOutput) {
+  fs::path d = scratch("env");
+  SpawnSpec s;
+  s.argv = {*find_program("sh"), "-c", "echo \"$PERFGATE_X $(pwd)\""};
+  s.env = environment_with({{"PERFGATE_X", "value"}});
+  s.cwd = d;
+  EXPECT_EQ(stdout_of(s, d / "out"), "value " + fs::canonical(d).string() + "\n");
   fs::remove_all(d);
 }
 
@@ -114,17 +118,10 @@ TEST(Spawn, SetsCwdEnvironmentAndOutput) {
 TEST(Spawn, FixedAddressesGiveTheSameStackEveryRun) {
   fs::path d = scratch("fixed");
   auto stack_of = [&](bool fixed) {
-    const fs::path out = d / "maps";
-    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     SpawnSpec s;
     s.argv = {*find_program("grep"), "-e", "stack", "-e", "^", "/proc/self/personality", "/proc/self/maps"};
     s.fixed_addresses = fixed;
-    s.stdout_fd = fd;
-    const pid_t pid = spawn(s).pid;
-    ::close(fd);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    std::ifstream in(out);
+    std::istringstream in(stdout_of(s, d / "maps"));
     std::string line, persona, stack;
     while (std::getline(in, line)) {
       if (line.rfind("/proc/self/personality:", 0) == 0) persona = line.substr(line.find(':') + 1);
@@ -143,18 +140,10 @@ TEST(Spawn, FixedAddressesGiveTheSameStackEveryRun) {
 // A child given a nice value runs at it where we may raise priority; elsewhere at ours.
 TEST(Spawn, NiceValueWhereAllowed) {
   fs::path d = scratch("nice");
-  const fs::path out = d / "stat";
-  const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   SpawnSpec s;
   s.argv = {*find_program("cat"), "/proc/self/stat"};
   s.nice = -7;
-  s.stdout_fd = fd;
-  const pid_t pid = spawn(s).pid;
-  ::close(fd);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  std::ifstream in(out);
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string stat = stdout_of(s, d / "stat");
   // Fields after the command's closing parenthesis: state is field 3, nice field 19.
   std::istringstream rest(stat.substr(stat.rfind(')') + 2));
   std::string field;
