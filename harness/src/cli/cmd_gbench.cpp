@@ -16,7 +16,9 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
       "benchmarks are paired by name, each one a gated comparison of its CPU time (real time under UseRealTime or\n"
       "UseManualTime), Holm-corrected across all of them: one slower benchmark fails the run whatever the others\n"
       "gained. items_per_second and bytes_per_second are reported as rates (higher is better); other counters are\n"
-      "reported, not gated. A benchmark only one binary has is listed, not compared.");
+      "reported, not gated. A benchmark only one binary has is listed, not compared. Both binaries run pinned to\n"
+      "one CPU, at fixed addresses (as setarch -R) and at nice -20 where perfgate may raise a priority (root or\n"
+      "CAP_SYS_NICE; a note says when it may not): docs/gbench.md.");
   auto o = std::make_shared<plan::RunOptions>();
   auto g = std::make_shared<plan::GbenchArgs>();
   flags::sides(cmd, g->before, g->after);
