@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <optional>
 
 #ifndef CLOSE_RANGE_CLOEXEC
@@ -318,8 +319,14 @@ pid_t clone_plain(Prepared& p, const ChildStack* stack) {
 }  // namespace
 
 bool may_raise_priority() {
+  // CAP_SYS_NICE among the effective capabilities, not uid 0: root in a container may lack it.
+  constexpr int kCapSysNice = 23;
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("CapEff:", 0) == 0 && ((std::stoull(line.substr(7), nullptr, 16) >> kCapSysNice) & 1)) return true;
   rlimit limit{};
-  return ::geteuid() == 0 || (::getrlimit(RLIMIT_NICE, &limit) == 0 && limit.rlim_cur >= 40);
+  return ::getrlimit(RLIMIT_NICE, &limit) == 0 && limit.rlim_cur >= 40;
 }
 
 Spawned spawn(const SpawnSpec& spec) {

@@ -45,14 +45,14 @@ struct SpawnSpec {
   // The program's addresses the same every run (ADDR_NO_RANDOMIZE, as `setarch -R`) where the
   // kernel allows it; otherwise it runs randomised as always.
   bool fixed_addresses = false;
-  // The child's nice value (setpriority) where it may have it: below ours needs root or
-  // CAP_SYS_NICE (may_raise_priority), otherwise it keeps ours. Empty: ours.
+  // The child's nice value (setpriority) where it may have it: below ours needs CAP_SYS_NICE or
+  // RLIMIT_NICE (may_raise_priority), otherwise it keeps ours. Empty: ours.
   std::optional<int> nice;
   // Runs first in the child (async-signal-safe calls only); for callers with their own setup.
   const std::function<void()>* before_exec = nullptr;
 };
 
-// Whether this process may give a child a nice value below 0 (root, or RLIMIT_NICE allows -20).
+// Whether this process may give a child a nice value below 0 (CAP_SYS_NICE, or RLIMIT_NICE allows -20).
 bool may_raise_priority();
 
 struct Spawned {
