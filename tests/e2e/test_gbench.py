@@ -113,7 +113,10 @@ def test_the_same_binary_against_itself_measures_the_same(perfgate, tmp_path):
     doc = json.loads((tmp_path / "r.json").read_text())
     assert "error" not in doc["scenarios"][0], r.stdout + r.stderr
     c = gated(doc)
-    assert len(c) == 5 and all(0.9 < x["ratio"] < 1.1 for x in c.values()), c
+    # Ten rounds' point ratio strays on a busy machine (1.1x with [0.92, 1.24] once in a fresh-clone
+    # CI): what must hold is no decided change, and no gross mispairing (a 2x would be one).
+    assert len(c) == 5 and all(0.8 < x["ratio"] < 1.25 for x in c.values()), c
+    assert not [m for m, x in c.items() if x["verdict"] in ("worse", "better")], c
 
 
 def test_wordfreq_as_a_user_runs_it(perfgate, tmp_path):
