@@ -9,6 +9,7 @@
 #   wall only     sort -n of 1.5 M numbers against sort -n --parallel=1: the same CPU, more wall
 #   reference     --reference burn 25 M, -L w 25 M, 25 M, 25.75 M
 # Prints per pair the median seconds of each tool, perfgate's exit codes, and the load.
+# VT_VERBOSE=1 also prints each run's two times on stderr.
 #   scripts/verdict-time.sh [R=5] [PAIR]   PAIR: one of the names above (quoted), e.g. "A/A zstd"
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -40,7 +41,7 @@ pair() {
     echo "$s" >>"$out/hf"
     # PERFGATE_CANNOT_TELL=fail: a CI job's setting must not turn cannot tell into exit 0 here.
     read -r rc s < <(PERFGATE_CANNOT_TELL=fail seconds "$pg" ab --quiet --seed "$i" --json "$out/r.json" "${ab[@]}")
-    echo "$s" >>"$out/pg"; codes+=" $rc"
+    echo "$s" >>"$out/pg"; codes+=" $rc"; [ -n "${VT_VERBOSE:-}" ] && echo "  run $i: hyperfine $(tail -1 "$out/hf") perfgate $s exit $rc" >&2
   done
   printf '%-12s hyperfine %5.1f s   perfgate %5.1f s   exit codes:%s\n' "$name" \
     "$(median <"$out/hf")" "$(median <"$out/pg")" "$codes"
