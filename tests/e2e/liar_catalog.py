@@ -20,7 +20,11 @@ import pathlib
 # catalog/threats.cpp's threat_classes(): every threat list answers each.
 THREAT_CLASSES = ["cache.key", "cache.freshness", "cache.negative", "cache.concurrency", "query.columns",
                   "query.nulls", "query.ties", "query.last_page", "query.empty", "protocol.fields",
-                  "protocol.headers", "protocol.status", "io.content", "io.order"]
+                  "protocol.headers", "protocol.status", "io.content", "io.order", "access.refusal",
+                  "report.self", "callers.race", "input.errors", "work.deferred"]
+# catalog/threats.cpp's asked_classes(): what a workload must ask (issue 49).
+ASKED_CLASSES = ["cache.freshness", "access.refusal", "report.self", "query.ties", "callers.race", "input.errors",
+                 "work.deferred"]
 
 BATCH = r'''#!/usr/bin/python3
 import hashlib, json, os, sys

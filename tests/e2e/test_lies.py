@@ -5,6 +5,7 @@ key; the threat coverage table and JSON count threats, threats with a lie and li
 print each finding (a threat without a lie, a class not answered)."""
 import json
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
@@ -86,19 +87,27 @@ def test_coverage_counts_threats_and_prints_each_finding(perfgate, tmp_path):
     d = liar_catalog.add_batch(cat, lies=[lie("drop-row"), lie("no-op")])
     manifest = json.loads((d / "scenario.json").read_text())
     manifest["threats"] = threats_of({"io.content": "drop-row", "io.order": None, "query.last_page": "no-op"}, None)
+    manifest["threats"] = [t for t in manifest["threats"] if t["class"] != "access.refusal"] + [
+        {"class": "access.refusal", "threat": "a caller without the right answered",
+         "request": "not asked yet: a caller without the right, untimed"}]
     (d / "scenario.json").write_text(json.dumps(manifest))
     out = tmp_path / "lies.json"
     r = perfgate("lies", "liar_batch", "--catalog", cat, "--json", out, timeout=600)
     assert r.returncode == 1, r.stdout + r.stderr  # no-op is not caught
     doc = json.loads(out.read_text())
     cov = doc["coverage"]["scenarios"][0]
-    assert cov == {"scenario": "liar_batch", "threats": 3, "not_applicable": 11, "with_lie": 2, "threats_caught": 1,
+    asked = cov.pop("asked")
+    assert cov == {"scenario": "liar_batch", "threats": 4, "not_applicable": 15, "with_lie": 2, "threats_caught": 1,
                    "lies": 2, "lies_caught": 1}, cov
+    assert asked == {c: "not asked" if c == "access.refusal" else "n/a" for c in liar_catalog.ASKED_CLASSES}, asked
     findings = doc["coverage"]["findings"]
     assert any("(io.order) has no lie: a io.order shortcut" in f for f in findings), findings
     assert any("its lie no-op was not caught as declared" in f for f in findings), findings
-    assert "threat coverage" in r.stdout and "2 finding(s):" in r.stdout
-    assert "liar_batch        3   11      2 of 3          1 of 3       1 of 2" in r.stdout, r.stdout
+    assert any("(access.refusal) is not asked by the workload yet: a caller without" in f for f in findings), findings
+    assert "threat coverage" in r.stdout and "3 finding(s):" in r.stdout
+    assert "liar_batch        4   15      2 of 4          1 of 4       1 of 2" in r.stdout, r.stdout
+    assert "what the workloads ask" in r.stdout
+    assert re.search(r"liar_batch\s+n/a\s+not asked\s+n/a", r.stdout), r.stdout
 
 
 def test_a_scenario_without_a_threat_list_is_a_finding(perfgate, tmp_path):

@@ -143,11 +143,36 @@ TEST(Threats, EntriesAreReadAndCheckedAgainstTheLies) {
   EXPECT_EQ(m.threats[0].lie, "stop-early");
   EXPECT_FALSE(m.threats[1].applies());
   const auto findings = catalog::threat_findings(m);
-  // 14 classes, 3 answered; the ties threat has no lie.
-  EXPECT_EQ(findings.size(), 11u + 1u);
+  // 19 classes, 3 answered; the ties threat has no lie.
+  EXPECT_EQ(findings.size(), 16u + 1u);
   EXPECT_NE(std::find(findings.begin(), findings.end(),
                       "/x/demo/scenario.json: threats[2] (query.ties) has no lie: ties reordered"),
             findings.end());
+}
+
+TEST(Threats, AThreatTheWorkloadDoesNotAskYetIsItsOwnFinding) {
+  auto j = good();
+  j["lies"] = json::array({{{"name", "stop-early"}, {"what", "w"}, {"caught_by", "equivalence"}}});
+  j["threats"] = json::array({{{"class", "access.refusal"},
+                               {"threat", "a disabled caller answered"},
+                               {"request", "not asked yet: a disabled caller, untimed"}},
+                              {{"class", "input.errors"},
+                               {"threat", "an unknown name guessed"},
+                               {"request", "not asked yet: an unknown name"},
+                               {"lie", "stop-early"}}});
+  const auto m = catalog::parse_manifest(j, "/x/demo/scenario.json");
+  EXPECT_TRUE(m.threats[0].not_asked_yet());
+  const auto findings = catalog::threat_findings(m);
+  auto has = [&](const std::string& f) { return std::find(findings.begin(), findings.end(), f) != findings.end(); };
+  EXPECT_TRUE(
+      has("/x/demo/scenario.json: threats[0] (access.refusal) is not asked by the workload yet: a disabled "
+          "caller answered"));
+  // A lie for a request the workload does not make could only be caught by luck.
+  EXPECT_TRUE(
+      has("/x/demo/scenario.json: threats[1] (input.errors) names lie stop-early but says the workload does "
+          "not ask it yet"));
+  catalog::Threat asked{"access.refusal", "t", "every probe", "", ""};
+  EXPECT_FALSE(asked.not_asked_yet());
 }
 
 TEST(Threats, MalformedEntriesNameTheFileAndField) {

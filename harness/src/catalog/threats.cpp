@@ -10,11 +10,20 @@ const std::vector<std::string>& threat_classes() {
   static const std::vector<std::string> classes = {
       "cache.key",        "cache.freshness", "cache.negative",  "cache.concurrency", "query.columns",
       "query.nulls",      "query.ties",      "query.last_page", "query.empty",       "protocol.fields",
-      "protocol.headers", "protocol.status", "io.content",      "io.order"};
+      "protocol.headers", "protocol.status", "io.content",      "io.order",          "access.refusal",
+      "report.self",      "callers.race",    "input.errors",    "work.deferred"};
+  return classes;
+}
+
+const std::vector<std::string>& asked_classes() {
+  static const std::vector<std::string> classes = {"cache.freshness", "access.refusal", "report.self",  "query.ties",
+                                                   "callers.race",    "input.errors",   "work.deferred"};
   return classes;
 }
 
 namespace {
+
+constexpr const char* kNotAskedYet = "not asked yet: ";
 
 std::string lie_names(const Manifest& m) {
   std::string s;
@@ -42,6 +51,8 @@ Threat read_threat(const FieldReader& tr, const Manifest& m) {
 
 }  // namespace
 
+bool Threat::not_asked_yet() const { return applies() && request.rfind(kNotAskedYet, 0) == 0; }
+
 std::vector<Threat> read_threats(const FieldReader& r, const Manifest& m) {
   std::vector<Threat> out;
   for (const FieldReader& tr : r.elements("threats")) out.push_back(read_threat(tr, m));
@@ -57,8 +68,14 @@ std::vector<std::string> threat_findings(const Manifest& m) {
       out.push_back(where + "class " + c + " not answered (a threat, or n/a with the reason)");
   for (std::size_t i = 0; i < m.threats.size(); ++i) {
     const Threat& t = m.threats[i];
-    if (t.applies() && t.lie.empty())
+    if (t.not_asked_yet() && t.lie.empty())
+      out.push_back(where + "threats[" + std::to_string(i) + "] (" + t.threat_class +
+                    ") is not asked by the workload yet: " + t.threat);
+    else if (t.applies() && t.lie.empty())
       out.push_back(where + "threats[" + std::to_string(i) + "] (" + t.threat_class + ") has no lie: " + t.threat);
+    else if (t.not_asked_yet())
+      out.push_back(where + "threats[" + std::to_string(i) + "] (" + t.threat_class + ") names lie " + t.lie +
+                    " but says the workload does not ask it yet");
   }
   for (const auto& l : m.lies)
     if (std::none_of(m.threats.begin(), m.threats.end(), [&](const Threat& t) { return t.lie == l.name; }))

@@ -13,8 +13,14 @@ namespace perfgate::catalog {
 
 struct Manifest;
 
-// What every threat list answers, class by class (caches, queries, protocols, I/O).
+// What every threat list answers, class by class (caches, queries, protocols, I/O, callers,
+// figures the program reports about itself, work left for later).
 const std::vector<std::string>& threat_classes();
+
+// The classes a workload must ask about where they apply (issue 49's kinds): a write between
+// reads, a refused caller, a self-reported figure, equal sort keys, racing callers, bad input,
+// deferred work. `perfgate lies` shows them per scenario.
+const std::vector<std::string>& asked_classes();
 
 struct Threat {
   std::string threat_class;    // one of threat_classes()
@@ -24,6 +30,8 @@ struct Threat {
   std::string not_applicable;  // why the class does not apply to this scenario ("n/a")
 
   bool applies() const { return not_applicable.empty(); }
+  // Listed, but the workload does not ask it yet: `request` says "not asked yet: " and what to add.
+  bool not_asked_yet() const;
 };
 
 // Reads `threats` (absent: none), checking each entry against the manifest's declared lies,

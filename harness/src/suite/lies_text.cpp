@@ -24,6 +24,31 @@ void print_lies(std::ostream& out, const std::vector<LieCheck>& checks) {
   out << caught << " of " << checks.size() << " lies caught as declared\n";
 }
 
+namespace {
+
+// The classes a workload must ask about (catalog::asked_classes()), one column each: "not
+// asked" is a threat listed whose request the workload does not make yet.
+void print_asked(std::ostream& out, const CoverageReport& r) {
+  if (r.scenarios.empty() || r.scenarios.front().asked.empty()) return;
+  std::size_t ws = 8;
+  for (const auto& c : r.scenarios) ws = std::max(ws, c.scenario.size());
+  std::vector<std::size_t> widths;
+  out << "\nwhat the workloads ask\n" << std::left << std::setw(static_cast<int>(ws)) << "scenario";
+  for (const auto& [cls, answer] : r.scenarios.front().asked) {
+    widths.push_back(std::max<std::size_t>(cls.size(), 6));
+    out << "  " << std::setw(static_cast<int>(widths.back())) << cls;
+  }
+  out << "\n";
+  for (const auto& c : r.scenarios) {
+    out << std::setw(static_cast<int>(ws)) << c.scenario;
+    for (std::size_t i = 0; i < c.asked.size() && i < widths.size(); ++i)
+      out << "  " << std::setw(static_cast<int>(widths[i])) << to_string(c.asked[i].second);
+    out << "\n";
+  }
+}
+
+}  // namespace
+
 // Per scenario: threats listed (and classes n/a), threats with a lie, threats and lies caught.
 void print_coverage(std::ostream& out, const CoverageReport& r) {
   std::size_t ws = 8;
@@ -43,6 +68,7 @@ void print_coverage(std::ostream& out, const CoverageReport& r) {
   };
   for (const auto& c : r.scenarios) line(c);
   if (r.scenarios.size() > 1) line(r.total);
+  print_asked(out, r);
   if (r.findings.empty()) {
     out << "no findings: every class answered, every threat has a lie and every lie was caught\n";
     return;

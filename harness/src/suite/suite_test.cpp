@@ -1,9 +1,10 @@
 // The suite layer's decisions without running a program: the Holm family with shard padding,
-// exit-code severity, the run's ending, reproduce commands, and the baseline applied to
-// scenarios whose samples are given.
+// exit-code severity, the run's ending, reproduce commands, the baseline applied to scenarios
+// whose samples are given, and the threat coverage of given lie checks.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 
 #include "gate/baseline_entries.hpp"
 #include "store/results_codec.hpp"
@@ -12,6 +13,7 @@
 #include "suite/family.hpp"
 #include "suite/run_document.hpp"
 #include "suite/scenario_run.hpp"
+#include "suite/threat_coverage.hpp"
 
 namespace perfgate::suite {
 namespace {
@@ -270,6 +272,28 @@ TEST(ScenarioEntry, EverySectionTheRunFillsReadsBackAsWritten) {
   EXPECT_TRUE(written["fixture"].is_null() || !written.contains("fixture"));
   EXPECT_EQ(store::to_json(store::scenario_from_json(written)), written);
   EXPECT_TRUE(store::scenario_from_json(written).other.empty()) << store::scenario_from_json(written).other.dump();
+}
+
+TEST(ThreatCoverage, AClassShowsTheAnswerThatNeedsWorkFirst) {
+  catalog::Manifest m;
+  m.name = "demo";
+  m.file = "/x/demo/scenario.json";
+  m.lies = {{"stale", "w", {}, {}}, {"guess", "w", {}, {}}};
+  m.threats = {{"cache.freshness", "a write missed", "a read after a write", "stale", ""},
+               {"cache.freshness", "a delete missed", "not asked yet: a read after a delete", "", ""},
+               {"input.errors", "an unknown name guessed", "an unknown name", "guess", ""},
+               {"access.refusal", "", "", "", "no caller can exist"}};
+  LieCheck stale{"demo", "stale", "w", "equivalence", true, false, 3, "exit 3"};
+  LieCheck guess{"demo", "guess", "w", "equivalence", false, false, 0, "exit 0"};
+  const CoverageReport r = threat_coverage({m}, {stale, guess});
+  ASSERT_EQ(r.scenarios.size(), 1u);
+  std::map<std::string, ClassAnswer> asked(r.scenarios[0].asked.begin(), r.scenarios[0].asked.end());
+  EXPECT_EQ(asked.size(), catalog::asked_classes().size());
+  EXPECT_EQ(asked.at("cache.freshness"), ClassAnswer::NotAsked);  // one caught, one not asked
+  EXPECT_EQ(asked.at("input.errors"), ClassAnswer::Missed);
+  EXPECT_EQ(asked.at("access.refusal"), ClassAnswer::NotApplicable);
+  EXPECT_EQ(asked.at("work.deferred"), ClassAnswer::NoLie);  // not answered at all: a finding too
+  EXPECT_EQ(to_json(r.scenarios[0])["asked"]["cache.freshness"], "not asked");
 }
 
 }  // namespace

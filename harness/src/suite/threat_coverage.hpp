@@ -12,6 +12,12 @@
 
 namespace perfgate::suite {
 
+// How a scenario answers one class: n/a, every threat's lie caught, a threat the workload does
+// not ask yet, a threat it asks without a lie, or a lie that was not caught.
+enum class ClassAnswer { NotApplicable, Caught, NotAsked, NoLie, Missed };
+
+const char* to_string(ClassAnswer a);
+
 struct ThreatCoverage {
   std::string scenario;
   int threats = 0;         // applicable entries of `threats`
@@ -19,6 +25,8 @@ struct ThreatCoverage {
   int with_lie = 0;        // threats naming a declared lie
   int threats_caught = 0;  // threats whose lie was caught as declared
   int lies = 0, lies_caught = 0;
+  // catalog::asked_classes(), in order: the worst answer among the class's entries.
+  std::vector<std::pair<std::string, ClassAnswer>> asked;
 };
 
 struct CoverageReport {
