@@ -5,6 +5,7 @@
 // verifies on its own, so brute force still pays one verification per attempt.
 #include <cctype>
 #include <condition_variable>
+#include <map>
 
 #include "auth_cache.hpp"
 
@@ -19,7 +20,10 @@ class SingleFlightAuthenticator final : public Authenticator {
         waiters_deny_(lie == "waiters-deny"),
         key_by_user_(lie == "key-by-user"),
         key_case_folded_(lie == "key-case-folded"),
-        revoke_noop_(lie == "revoke-noop") {}
+        revoke_noop_(lie == "revoke-noop"),
+        accept_mismatch_(lie == "accept-mismatch"),
+        remembered_users_(lie == "remembered-users"),
+        name_folded_lookup_(lie == "name-folded-lookup") {}
 
   std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
     if (one_slot_) {  // the lie: whoever asks gets the last success, no key, no lookup
@@ -78,6 +82,25 @@ class SingleFlightAuthenticator final : public Authenticator {
     return Authenticator::revoke(user);
   }
 
+  std::optional<User> look_up(std::string_view user) override {
+    if (remembered_users_) {  // the lie: a record once read is never read again, removed or not
+      std::lock_guard lock(flights_mutex_);
+      if (auto it = remembered_.find(std::string(user)); it != remembered_.end()) return it->second;
+    }
+    auto found = Authenticator::look_up(user);
+    if (!found && name_folded_lookup_) found = Authenticator::look_up(lower(user));  // the lie: a guess
+    if (found && remembered_users_) {
+      std::lock_guard lock(flights_mutex_);
+      remembered_.emplace(std::string(user), *found);
+    }
+    return found;
+  }
+
+  bool accepts(const User& stored, std::string_view password) override {
+    const bool verified = Authenticator::accepts(stored, password);
+    return verified || accept_mismatch_;  // the lie: Argon2id's answer not checked
+  }
+
   std::uint64_t coalesced() const {
     std::lock_guard lock(flights_mutex_);
     return coalesced_;
@@ -95,16 +118,20 @@ class SingleFlightAuthenticator final : public Authenticator {
   // case-folded (one entry however a client spells the name).
   CacheKey key_of(std::string_view user, std::string_view password) const {
     if (key_by_user_) return cache_key(user, "");
-    if (key_case_folded_) {
-      std::string folded(user);
-      for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      return cache_key(folded, password);
-    }
+    if (key_case_folded_) return cache_key(lower(user), password);
     return cache_key(user, password);
   }
 
-  const bool one_slot_, waiters_deny_, key_by_user_, key_case_folded_, revoke_noop_;
-  std::optional<UserId> last_success_;  // read by the lie "one-slot-cache" only
+  static std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  }
+
+  const bool one_slot_, waiters_deny_, key_by_user_, key_case_folded_, revoke_noop_, accept_mismatch_,
+      remembered_users_, name_folded_lookup_;
+  std::map<std::string, User> remembered_;  // read by the lie "remembered-users" only
+  std::optional<UserId> last_success_;      // read by the lie "one-slot-cache" only
   mutable std::mutex flights_mutex_;
   std::unordered_map<CacheKey, std::shared_ptr<Flight>, CacheKeyHash> flights_;
   std::uint64_t coalesced_ = 0;

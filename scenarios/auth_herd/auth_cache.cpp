@@ -60,9 +60,9 @@ std::optional<UserId> Authenticator::verify_and_cache(const CacheKey& key, std::
                                                       std::string_view password) {
   const std::string name(user);
   const std::uint64_t epoch = cache_.epoch(name);
-  const auto stored = users_.find(name);
+  const auto stored = look_up(name);
   if (!stored) return std::nullopt;
-  if (!verifier_.verify(stored->encoded, password)) return std::nullopt;
+  if (!accepts(*stored, password)) return std::nullopt;
   cache_.put(key, name, stored->id, epoch);
   return stored->id;
 }

@@ -74,6 +74,11 @@ class Authenticator {
   // The slow path both variants share: look the user up, verify with Argon2id, and cache a
   // success (unless the user was revoked meanwhile).
   std::optional<UserId> verify_and_cache(const CacheKey& key, std::string_view user, std::string_view password);
+  // The slow path's two checks, honest here; AFTER's lies override them.
+  virtual std::optional<User> look_up(std::string_view user) { return users_.find(user); }
+  virtual bool accepts(const User& stored, std::string_view password) {
+    return verifier_.verify(stored.encoded, password);
+  }
 
   const UserStore& users_;
   Verifier& verifier_;
@@ -92,7 +97,11 @@ std::unique_ptr<Authenticator> make_before(const UserStore& users, Verifier& ver
 // "denied" at once instead of waiting for it; "key-by-user" keys the cache by the user alone
 // (once a user's password is cached, any password is accepted); "key-case-folded" keys it by
 // the lower-cased user name ("USER03" gets user03's entry); "revoke-noop" drops nothing on a
-// revocation (a revoked user's cached success keeps answering).
+// revocation (a revoked user's cached success keeps answering); "accept-mismatch" verifies but
+// answers the user's id whatever Argon2id says (a wrong password is accepted); "remembered-users"
+// keeps every user record it looked up and never asks the store again (a removed account still
+// verifies); "name-folded-lookup" looks an unknown name up lower-cased (USER03, no such user, is
+// taken for user03).
 std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
                                           const std::string& lie = "");
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,

@@ -3,7 +3,7 @@
 //
 //   auth_herd seed --profile P --target DIR --params JSON
 //   auth_herd run  --variant V --profile P --fixture DIR --params JSON [--impl before|after]
-//                  [--wrong-password] [--lie one-slot-cache|waiters-deny]
+//                  [--wrong-password] [--lie NAME]  (the manifest's lies, auth_cache.hpp)
 //
 // The harness measures the herd's CPU from outside (cgroup cpu_ms, the primary metric); the
 // program reports its own figures beside it. Lies (auth_cache.hpp) run on AFTER only.

@@ -175,6 +175,17 @@ TEST(AuthHerdLies, EachCacheShortcutGetsAProbeWrong) {
             (std::vector<std::string>{"leaver revoked user_id=2001", "leaver revoked user_id=2001"}));
 }
 
+TEST(AuthHerdLies, EachDroppedRefusalGetsAProbeWrong) {
+  EXPECT_EQ(probe_answers("after", "accept-mismatch"),
+            (std::vector<std::string>{"probe wrong password user_id=2000", "probe wrong password user_id=2000",
+                                      "probe wrong password user_id=2000", "probe wrong password user_id=2000"}));
+  EXPECT_EQ(probe_answers("after", "remembered-users"),
+            (std::vector<std::string>{"leaver revoked user_id=2001", "leaver revoked user_id=2001"}));
+  EXPECT_EQ(probe_answers("after", "name-folded-lookup"),
+            (std::vector<std::string>{"USER03 user_id=1003", "USER03 user_id=1003", "USER03 user_id=1003",
+                                      "USER03 user_id=1003"}));
+}
+
 TEST_P(AuthHerd, WrongPasswordHerdPaysEveryVerificationInBothVariants) {
   hold_herd_of(8);
   const auto herd = run_herd(*auth, "alice", "guess", 8);
