@@ -1,6 +1,7 @@
 // folder_keyset's sample: a full walk of one folder's sub-folders, page by page until
 // has_next is false. The pages are kept as returned and serialised after the timed walk: the
-// digest covers every answer column (id, name) of every walked row, in order.
+// digest covers every answer column (id, name) of every walked row, in order. Then, untimed,
+// the walk after a write (below).
 #include "filecloud/filecloud.hpp"
 #include "perfgate/percentile.hpp"
 #include "walk.hpp"
@@ -10,6 +11,64 @@ namespace pf = perfgate::fixtures;
 namespace pgs = perfgate::pg_scenario;
 
 namespace folder_keyset {
+
+namespace {
+
+struct Walk {
+  std::vector<std::pair<pf::PgResult, int>> pages;  // each page's result and its answer rows
+  std::vector<double> page_ms;
+  std::vector<Statement> ran;
+  double total_ms = 0;
+};
+
+Walk walk(pf::PgConnection& conn, Walker& walker, int page_size, int subfolders) {
+  Walk w;
+  for (;;) {
+    const auto st = walker.next();
+    perfgate::Stopwatch sw;
+    auto r = conn.exec_prepared(st.name, st.params);
+    const auto page = walker.read(r);
+    w.page_ms.push_back(sw.ms());
+    w.total_ms += w.page_ms.back();
+    w.ran.push_back(st);
+    if (static_cast<int>(page.names.size()) > page_size) throw std::runtime_error("a page exceeded page_size");
+    w.pages.emplace_back(std::move(r), static_cast<int>(page.names.size()));
+    if (!page.has_next) break;
+    if (w.page_ms.size() > static_cast<std::size_t>(subfolders) + 3) throw std::runtime_error("the walk does not end");
+  }
+  return w;
+}
+
+// cache.freshness, asked (an AFTER may keep a listing across walks whether or not BEFORE
+// does): in one transaction, rolled back after, a sub-folder is created (its name sorts first),
+// project-00000 is renamed (to sort last) and project-00001 trashed; the walk again must list
+// the folder as it is now. The lie "stale-listing" answers it from the timed walk's pages, as
+// an AFTER that kept its listing would.
+Walk walk_after_a_write(pf::PgConnection& conn, const perfgate::Invocation& inv, int page_size, int subfolders,
+                        const Walk& timed) {
+  const std::string parent = fc::walk_parent_folder_id();
+  conn.exec("BEGIN");
+  conn.exec_params(
+      "INSERT INTO folders (id, name, parent_id, path, drive_id, is_trashed, created_at, updated_at) "
+      "SELECT 'f0000000-0000-4000-8000-000000000049', 'project-0-new', id, path || '/project-0-new', drive_id, "
+      "false, now(), now() FROM folders WHERE id = $1",
+      {parent});
+  conn.exec_params("UPDATE folders SET name = 'project-zz-renamed' WHERE parent_id = $1 AND name = 'project-00000'",
+                   {parent});
+  conn.exec_params("UPDATE folders SET is_trashed = true WHERE parent_id = $1 AND name = 'project-00001'", {parent});
+  Walk again;
+  if (inv.lying("stale-listing")) {
+    again = timed;
+  } else {
+    const auto walker =
+        inv.variant == "after" ? make_after(parent, page_size, inv.lie) : make_before(parent, page_size);
+    again = walk(conn, *walker, page_size, subfolders + 1);
+  }
+  conn.exec("ROLLBACK");
+  return again;
+}
+
+}  // namespace
 
 perfgate::Report run(const perfgate::Invocation& inv) {
   const int subfolders = inv.param<int>("subfolders");
@@ -22,40 +81,30 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   fc::check_fixture(conn, "folder_tree", {{"subfolders", subfolders}});
   pgs::prepare_session(conn, walker->statements());
 
+  const Walk timed = walk(conn, *walker, page_size, subfolders);
   pgs::Answers answers;
-  std::vector<double> page_ms;
-  std::vector<Statement> ran;
-  double total_ms = 0;
-  for (;;) {
-    const auto st = walker->next();
-    perfgate::Stopwatch sw;
-    auto r = conn.exec_prepared(st.name, st.params);
-    const auto page = walker->read(r);
-    page_ms.push_back(sw.ms());
-    total_ms += page_ms.back();
-    ran.push_back(st);
-    if (static_cast<int>(page.names.size()) > page_size) throw std::runtime_error("a page exceeded page_size");
-    answers.add("", std::move(r), static_cast<int>(page.names.size()), kAnswerColumns);
-    if (!page.has_next) break;
-    if (page_ms.size() > static_cast<std::size_t>(subfolders) + 2) throw std::runtime_error("the walk does not end");
-  }
+  for (const auto& [r, rows] : timed.pages) answers.add("", r, rows, kAnswerColumns);
+  pgs::Answers after_write;
+  for (const auto& [r, rows] : walk_after_a_write(conn, inv, page_size, subfolders, timed).pages)
+    after_write.add("after a write", r, rows, kAnswerColumns);
 
   perfgate::Report report;
   perfgate::Digest digest;
   perfgate::OutputLog log(digest);
   answers.write(log);
+  after_write.write(log);
   if (answers.rows() != static_cast<std::size_t>(subfolders))
     report.not_equivalent("walked " + std::to_string(answers.rows()) + " sub-folders, the folder holds " +
                           std::to_string(subfolders));
-  const std::size_t mid = ran.size() / 2;
+  const std::size_t mid = timed.ran.size() / 2;
   report.digest(digest.hex())
-      .metric("total_ms", total_ms, "ms")
-      .metric("ms_per_page_p50", perfgate::percentile(page_ms, 0.5), "ms")
-      .metric("ms_per_page_p99", perfgate::percentile(page_ms, 0.99), "ms")
-      .metric("pages", static_cast<double>(page_ms.size()), "count")
+      .metric("total_ms", timed.total_ms, "ms")
+      .metric("ms_per_page_p50", perfgate::percentile(timed.page_ms, 0.5), "ms")
+      .metric("ms_per_page_p99", perfgate::percentile(timed.page_ms, 0.99), "ms")
+      .metric("pages", static_cast<double>(timed.page_ms.size()), "count")
       .metric("rows", static_cast<double>(answers.rows()), "count")
-      .series("page_ms", page_ms, "ms")
-      .extra("explain", pgs::explain_page(conn, ran[mid], mid + 1, ran.size()))
+      .series("page_ms", timed.page_ms, "ms")
+      .extra("explain", pgs::explain_page(conn, timed.ran[mid], mid + 1, timed.ran.size()))
       .extra("plan_cache", pgs::plan_cache(conn))
       .extra("server_version", conn.exec("SHOW server_version").str(0, 0));
   return report;

@@ -11,7 +11,7 @@ struct Scenario {
   static constexpr const char* kName = "folder_keyset";
   static constexpr const char* kParams = R"({"subfolders": 437, "page_size": 40})";
   static constexpr const char* kOtherParams = R"({"subfolders": 500, "page_size": 40})";
-  static std::vector<std::string> lies() { return {"no-id", "stop-early"}; }
+  static std::vector<std::string> lies() { return {"no-id", "stop-early", "stale-listing"}; }
 };
 
 }  // namespace
@@ -41,13 +41,19 @@ TEST_F(FolderKeysetGate, PagesAndPlansAreReported) {
       EXPECT_NE(plan.find("WindowAgg"), std::string::npos) << plan;
     }
     std::ifstream in(path);
-    std::string first, line;
-    std::getline(in, first);
-    int lines = 1;
-    while (std::getline(in, line)) ++lines;
-    EXPECT_EQ(lines, 437) << variant;
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    // The timed walk, then the walk after a write (one created, one renamed, one trashed).
+    ASSERT_EQ(lines.size(), 2u * 437u) << variant;
+    const std::string& first = lines.front();
     // The canonical row: R2;T36:<id>;T13:project-00000;
     EXPECT_EQ(first.substr(0, 7), "R2;T36:") << first;
     EXPECT_EQ(first.substr(first.size() - 18), "T13:project-00000;") << variant << ": " << first;
+    auto ends = [](const std::string& s, const std::string& tail) {
+      return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    EXPECT_TRUE(ends(lines[437], "T13:project-0-new;")) << variant << ": " << lines[437];
+    EXPECT_TRUE(ends(lines.back(), "T18:project-zz-renamed;")) << variant << ": " << lines.back();
+    for (std::size_t i = 437; i < lines.size(); ++i) EXPECT_FALSE(ends(lines[i], "T13:project-00001;")) << i;
   }
 }
