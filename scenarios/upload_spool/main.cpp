@@ -3,7 +3,8 @@
 //   seed: the part files.   run: read pass (buffer --read-buffer-kib), then, unless
 //   --read-only, the spool (--write bare|buffered). Syscalls are counted by the harness from
 //   /proc/<pid>/io; the program also counts its own read(2)/write(2) calls as a cross-check.
-//   Lies (spool.hpp): --lie short-read|drop-last-frame|skip-spool-write|swap-last-frames.
+//   Lies (spool.hpp): --lie short-read|drop-last-frame|skip-spool-write|swap-last-frames|
+//   no-final-flush.
 // The digest covers every byte of every part read and every spooled file's content.
 #include <cstdlib>
 

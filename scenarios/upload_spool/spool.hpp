@@ -25,7 +25,8 @@ struct Params {
   // every part unread, "drop-last-frame" never writes the last frame of an upload,
   // "skip-spool-write" digests the frames in memory and writes no spool file at all (same
   // output, no write(2): caught by the exact count of syscw), "swap-last-frames" writes an
-  // upload's last two frames in each other's place (same bytes, same calls, wrong order).
+  // upload's last two frames in each other's place (same bytes, same calls, wrong order),
+  // "no-final-flush" closes each upload without writing the buffered writer's last buffer.
   std::string lie;
 };
 

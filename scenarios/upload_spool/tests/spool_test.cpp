@@ -104,6 +104,11 @@ TEST_F(Spool, LiesDoLessAndTheDigestOrTheWriteCountShowsIt) {
   EXPECT_LT(dropped.bytes, honest.bytes);
   EXPECT_NE(dropped.digest, honest.digest);
 
+  lie.lie = "no-final-flush";  // each upload's last buffer never written
+  const auto unflushed = spool_buffered(dir.path, lie, 512 << 10);
+  EXPECT_LT(unflushed.bytes, honest.bytes);
+  EXPECT_NE(unflushed.digest, honest.digest);
+
   lie.lie = "swap-last-frames";  // the same bytes and calls, in another order
   const auto swapped = spool_buffered(dir.path, lie, 512 << 10);
   EXPECT_EQ(swapped.bytes, honest.bytes);
