@@ -4,13 +4,18 @@
 
 namespace s3_put {
 
-void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency, Shortcut shortcut) {
+void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency, Shortcut shortcut,
+                   const std::set<std::string>& skip) {
   static const std::string empty;
   const std::size_t last = chunks.empty() ? 0 : chunks.size() - 1;
   const Chunk* skipped = shortcut == Shortcut::SkipLastChunk && !chunks.empty() ? &chunks[last] : nullptr;
   for_each_chunk(store, chunks, concurrency, [&](StoreConnection& c, const Chunk& chunk) {
-    if (&chunk == skipped) return;
-    c.put(chunk.name, shortcut == Shortcut::EmptyBody ? empty : chunk.bytes);
+    if (&chunk == skipped || skip.count(chunk.name)) return;
+    const auto index = static_cast<std::size_t>(&chunk - chunks.data());
+    const std::string& body = shortcut == Shortcut::EmptyBody                      ? empty
+                              : shortcut == Shortcut::SharedBody && index % 2 == 1 ? chunks[index - 1].bytes
+                                                                                   : chunk.bytes;
+    c.put(chunk.name, body);
   });
 }
 

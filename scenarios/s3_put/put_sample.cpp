@@ -8,6 +8,8 @@
 // there under its content address and says which one is not.
 #include "put_sample.hpp"
 
+#include <cstdlib>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -15,6 +17,18 @@
 #include "uploader.hpp"
 
 namespace s3_put {
+
+namespace {
+
+std::filesystem::path remembered_puts_file() {
+  const char* workdir = std::getenv("PERFGATE_WORKDIR");
+  // <run>/sample-N/work: the run's folder outlasts each sample's.
+  const auto dir =
+      workdir ? std::filesystem::path(workdir).parent_path().parent_path() : std::filesystem::temp_directory_path();
+  return dir / "s3_put-remembered-puts";
+}
+
+}  // namespace
 
 perfgate::Report run(const perfgate::Invocation& inv) {
   const auto count = inv.param<std::size_t>("chunks");
@@ -25,6 +39,15 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const auto program = inv.has("store-bin") ? std::filesystem::path(inv.flag("store-bin")) : default_store_program();
   StoreProcess store(program, latency_ms);
 
+  // The lie "remembered-puts": AFTER remembers the names it stored in a file that outlasts the
+  // sample (beside its folder, in the run's) and skips them next time, whatever store it talks to.
+  const std::filesystem::path memory = remembered_puts_file();
+  std::set<std::string> remembered;
+  if (inv.lying("remembered-puts")) {
+    std::ifstream in(memory);
+    for (std::string name; std::getline(in, name);) remembered.insert(name);
+  }
+
   perfgate::Stopwatch clock;
   if (inv.variant == "before")
     upload_probing(store.endpoint(), chunks, concurrency);
@@ -32,8 +55,14 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     upload_direct(store.endpoint(), chunks, concurrency,
                   inv.lying("skip-last-chunk") ? Shortcut::SkipLastChunk
                   : inv.lying("empty-body")    ? Shortcut::EmptyBody
-                                               : Shortcut::None);
+                  : inv.lying("shared-body")   ? Shortcut::SharedBody
+                                               : Shortcut::None,
+                  remembered);
   const double put_ms = clock.ms();
+  if (inv.lying("remembered-puts")) {
+    std::ofstream out(memory);
+    for (const auto& c : chunks) out << c.name << '\n';
+  }
 
   StoreConnection admin(store.endpoint());
   const auto stats = nlohmann::json::parse(admin.get("/_admin/stats"));

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "chunks.hpp"
@@ -21,10 +23,13 @@ void for_each_chunk(const Endpoint& store, const std::vector<Chunk>& chunks, uns
 
 void upload_probing(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency);
 
-// What the lies skip (AFTER only): the last chunk, or every chunk's payload.
-enum class Shortcut { None, SkipLastChunk, EmptyBody };
+// What the lies skip (AFTER only): the last chunk, every chunk's payload, or the body of its
+// own chunk for every second one (the body of the chunk before it: one body slot shared by the
+// threads, shown deterministically).
+enum class Shortcut { None, SkipLastChunk, EmptyBody, SharedBody };
 
+// `skip`: names not PUT (the lie "remembered-puts": chunks a memory says are stored already).
 void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency,
-                   Shortcut shortcut = Shortcut::None);
+                   Shortcut shortcut = Shortcut::None, const std::set<std::string>& skip = {});
 
 }  // namespace s3_put

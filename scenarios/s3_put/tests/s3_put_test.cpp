@@ -70,11 +70,23 @@ TEST(Sample, SameDigestExactCountsAndEachLieIsSeen) {
   EXPECT_FALSE(before.contains("equivalent"));
   EXPECT_EQ(before["metrics"]["requests"]["value"], 48.0);
   EXPECT_EQ(after["metrics"]["requests"]["value"], 24.0);
-  for (const char* lie : {"skip-last-chunk", "empty-body"}) {
+  for (const char* lie : {"skip-last-chunk", "empty-body", "shared-body"}) {
     const auto j = run(invocation("after", lie)).to_json();
     EXPECT_NE(j["digest"], before["digest"]) << lie;
     EXPECT_EQ(j["equivalent"], false) << lie;
   }
+}
+
+TEST(Sample, RememberedPutsSkipsWhatAnEarlierSampleStoredOnAStoreThatStartedEmpty) {
+  const auto run_dir = std::filesystem::temp_directory_path() / ("s3_put_test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(run_dir / "sample-1" / "work");
+  ::setenv("PERFGATE_WORKDIR", (run_dir / "sample-1" / "work").c_str(), 1);
+  const auto first = run(invocation("after", "remembered-puts")).to_json();
+  const auto second = run(invocation("after", "remembered-puts")).to_json();
+  ::unsetenv("PERFGATE_WORKDIR");
+  std::filesystem::remove_all(run_dir);
+  EXPECT_FALSE(first.contains("equivalent")) << "the first sample stores every chunk";
+  EXPECT_EQ(second["equivalent"], false) << "the second skips them all: its store holds none";
 }
 
 TEST(StoreProcess, StopsAndReapsItsChildOnDestruction) {
