@@ -61,7 +61,7 @@ struct Answer {
   bool bare = false;    // the hit-no-headers lie: no Content-Type, no Vary
 };
 
-enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion, HitNoHeaders };
+enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion, HitNoHeaders, CrossedAnswers };
 
 Lie parse_lie(const std::string& name) {
   if (name.empty()) return Lie::None;
@@ -70,8 +70,10 @@ Lie parse_lie(const std::string& name) {
   if (name == "error-1pct") return Lie::ErrorOnePercent;
   if (name == "key-no-version") return Lie::KeyNoVersion;
   if (name == "hit-no-headers") return Lie::HitNoHeaders;
-  throw std::invalid_argument("unknown --lie '" + name +
-                              "': expected empty-hit, stale-hit, error-1pct, key-no-version or hit-no-headers");
+  if (name == "crossed-answers") return Lie::CrossedAnswers;
+  throw std::invalid_argument(
+      "unknown --lie '" + name +
+      "': expected empty-hit, stale-hit, error-1pct, key-no-version, hit-no-headers or crossed-answers");
 }
 
 // The actor: the only thread that touches the SQLite connection and the cache.
@@ -309,6 +311,10 @@ void Actor::loop() {
       }
     }
     batch.clear();
+    // The lie "crossed-answers": a batch's answers handed to its sessions one place off, as a
+    // hand-off that matches answers to callers by position after reordering them would.
+    if (lie_ == Lie::CrossedAnswers && answers.size() >= 2)
+      for (std::size_t i = 0; i + 1 < answers.size(); ++i) std::swap(answers[i].session, answers[i + 1].session);
     bool post = false;
     {
       std::lock_guard<std::mutex> lock(out_mutex_);

@@ -27,7 +27,8 @@ struct ServerOptions {
   // with an empty body; "stale-hit" answers a hit with the body of the request answered before
   // it; "error-1pct" answers every 100th asset request 500 without looking it up;
   // "key-no-version" keys the cache by package and file (another version's body on a hit);
-  // "hit-no-headers" answers a hit without Content-Type and Vary.
+  // "hit-no-headers" answers a hit without Content-Type and Vary; "crossed-answers" hands a
+  // batch's answers to its sessions one place off.
   std::string lie;
 };
 
