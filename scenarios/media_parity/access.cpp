@@ -6,7 +6,8 @@
 
 namespace media_parity {
 
-Access::Access(Connection& db, const Request& request, const ServeOptions& options) : db_(db), once_(options.after) {
+Access::Access(Connection& db, const Request& request, const ServeOptions& options)
+    : db_(db), once_(options.after), all_folders_(options.lie_all_folders) {
   const std::string who = request.get("UserId");
   if (who.empty()) throw HttpError(400, "query parameter UserId is required (a user name or id)");
   db_.query("SELECT Id FROM Users WHERE Username = ?1 OR Id = ?1", {who}, [&](const Row& r) { user_ = r.text(0); });
@@ -34,7 +35,8 @@ std::vector<std::string> Access::derive() {
   if (db_.scalar(perm, {user_, static_cast<long long>(kPermissionIsDisabled)}).value_or(0))
     throw HttpError(403, "user is disabled");
   std::vector<std::string> views;
-  if (db_.scalar(perm, {user_, static_cast<long long>(kPermissionEnableAllFolders)}).value_or(0)) {
+  // The lie "all-folders": the restriction never read, every library treated as enabled.
+  if (all_folders_ || db_.scalar(perm, {user_, static_cast<long long>(kPermissionEnableAllFolders)}).value_or(0)) {
     db_.query("SELECT Id FROM BaseItems WHERE Type = ?1 ORDER BY Id", {std::string(stored_type("CollectionFolder"))},
               [&](const Row& r) { views.push_back(r.text(0)); });
   } else {

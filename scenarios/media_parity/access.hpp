@@ -29,6 +29,7 @@ class Access {
   std::vector<std::string> derive();
   Connection& db_;
   bool once_;
+  bool all_folders_;  // the lie "all-folders"
   std::string user_;
   std::optional<std::vector<std::string>> cached_;
 };

@@ -25,6 +25,7 @@ int serve(const perfgate::Invocation& inv) {
   o.answers.lie_stale_counts = inv.lying("stale-counts");
   o.answers.lie_no_tiebreak = inv.lying("no-tiebreak");
   o.answers.lie_total_from_page = inv.lying("total-from-page");
+  o.answers.lie_all_folders = inv.lying("all-folders");
   for (const auto& [name, value] : inv.flags)
     if (name != "test-fill-people" && name != "test-empty-lists")
       throw std::invalid_argument("unknown flag --" + name + " (serve takes --test-fill-people, --test-empty-lists)");

@@ -26,6 +26,7 @@ struct ServeOptions {
   bool lie_stale_counts = false;     // --lie stale-counts: /Items/Counts from the first answer's counts
   bool lie_no_tiebreak = false;      // --lie no-tiebreak: /Items sorted by SortName without the Id tiebreak
   bool lie_total_from_page = false;  // --lie total-from-page: /Items' TotalRecordCount not counted
+  bool lie_all_folders = false;      // --lie all-folders: every library, the user's restriction unread
 };
 
 class Request {

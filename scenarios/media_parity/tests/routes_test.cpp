@@ -106,6 +106,17 @@ TEST_F(Routes, TheStaleCountsLieAnswersTheFirstUsersCounts) {
   EXPECT_NE(second.body, ask("/Items/Counts?UserId=user03", after()).body);
 }
 
+TEST_F(Routes, TheAllFoldersLieShowsARestrictedUserEveryLibrary) {
+  ServeOptions lie = after();
+  lie.lie_all_folders = true;
+  const std::string counts = "/Items/Counts?UserId=user03";  // user03: movies only
+  const auto honest = nlohmann::json::parse(ask(counts, after()).body);
+  const auto lying = nlohmann::json::parse(ask(counts, lie).body);
+  EXPECT_GT(lying["ItemCount"].get<long long>(), honest["ItemCount"].get<long long>()) << lying.dump();
+  EXPECT_EQ(ask("/Items/Counts?UserId=user00", lie).body, ask("/Items/Counts?UserId=user00", after()).body)
+      << "a user who may see every library sees the same";
+}
+
 TEST_F(Routes, FillPeopleAddsPeopleOnlyWhereTheRequestDidNotAskForThem) {
   ServeOptions fill = after();
   fill.fill_people = true;
