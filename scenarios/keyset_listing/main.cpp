@@ -3,14 +3,14 @@
 //
 //   keyset_listing seed --target DSN --params '{"folders":300,"files":20000}'
 //   keyset_listing run  --variant before|before-with-indexes|after --fixture DSN --params JSON
-//                       [--lie null-size|stop-early|no-tiebreak]
+//                       [--lie null-size|stop-early|no-tiebreak|stale-listing]
 //
 // Variants: `before` runs before.cpp's SQL on the schema without the listing indexes
 // (`premigration`), `before-with-indexes` the same SQL on the schema with them (`migrated`,
 // same rows), `after` runs after.cpp's SQL on `migrated` (run.cpp drains, times, digests).
 // Lies (the manifest's `lies`, each doing less than BEFORE): "null-size" returns NULL AS size
 // for files; "stop-early" stops the name order half-way; "no-tiebreak" sorts without the id that
-// orders rows of one sort key.
+// orders rows of one sort key; "stale-listing" answers the drain after a write from the timed one.
 #include "filecloud/filecloud.hpp"
 #include "listing.hpp"
 #include "perfgate/scenario_main.hpp"

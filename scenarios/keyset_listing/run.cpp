@@ -1,6 +1,7 @@
 // keyset_listing's sample: both orders drained page by page with the variant's statements.
 // The pages are kept as returned and serialised after the timed window: the digest covers
-// every column of every row (type, id, name, size, updated_at, sort_str), in both orders.
+// every column of every row (type, id, name, size, updated_at, sort_str), in both orders, and
+// the name order again after a write (untimed, below).
 #include <numeric>
 
 #include "filecloud/filecloud.hpp"
@@ -16,7 +17,7 @@ namespace keyset_listing {
 namespace {
 
 struct Drain {
-  pgs::Answers answers;
+  std::vector<pf::PgResult> pages;
   std::size_t rows = 0;
   std::vector<double> page_ms;
   std::vector<std::optional<Cursor>> cursors;  // the cursor each page started from
@@ -28,7 +29,7 @@ Cursor cursor_after(const pf::PgResult& r, int row) {
 }
 
 // `max_pages` < 0: to the end. The lie "stop-early" stops the name order half-way.
-Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit, const char* label, int max_pages) {
+Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit, int max_pages) {
   Drain d;
   std::optional<Cursor> cursor;
   for (;;) {
@@ -41,13 +42,44 @@ Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit
     d.rows += static_cast<std::size_t>(r.rows());
     const int n = r.rows();
     if (n > 0) cursor = cursor_after(r, n - 1);
-    d.answers.add(label, std::move(r));
+    d.pages.push_back(std::move(r));
     if (n < limit || static_cast<int>(d.page_ms.size()) == max_pages) break;
   }
   return d;
 }
 
 double sum(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0); }
+
+void write(perfgate::OutputLog& log, const char* label, const Drain& d) {
+  pgs::Answers answers;
+  for (const auto& page : d.pages) answers.add(label, page);
+  answers.write(log);
+}
+
+// cache.freshness, asked (an AFTER may keep a listing across drains whether or not BEFORE
+// does): in one transaction, rolled back after, File_00000000.JPG is added (it sorts first among
+// the files), File_00000001.JPG renamed File_99999999.JPG (last) and File_00000002.JPG trashed;
+// the name order drained again must show the folder as it is now. Fixed timestamps: the rows are
+// digested. The lie "stale-listing" answers it from the timed drain, as a kept listing would.
+Drain drain_after_a_write(pf::PgConnection& conn, const perfgate::Invocation& inv, const Lister& lister, int limit,
+                          const Drain& timed) {
+  const std::string folder = fc::listing_folder_id();
+  conn.exec("BEGIN");
+  conn.exec_params(
+      "INSERT INTO files (id, name, folder_id, drive_id, size, mime_type, is_trashed, created_at, updated_at, "
+      "media_sort_date, category_order) SELECT 'f0000000-0000-4000-8000-000000000049', 'File_00000000.JPG', id, "
+      "drive_id, 4242, 'image/jpeg', false, '2026-12-07 00:00:00+00', '2026-12-07 00:00:00+00', "
+      "'2026-12-07 00:00:00+00', 1 FROM folders WHERE id = $1",
+      {folder});
+  conn.exec_params(
+      "UPDATE files SET name = 'File_99999999.JPG', updated_at = '2026-12-07 00:01:00+00' "
+      "WHERE folder_id = $1 AND name = 'File_00000001.JPG'",
+      {folder});
+  conn.exec_params("UPDATE files SET is_trashed = true WHERE folder_id = $1 AND name = 'File_00000002.JPG'", {folder});
+  Drain again = inv.lying("stale-listing") ? timed : drain(conn, lister, Order::Name, limit, -1);
+  conn.exec("ROLLBACK");
+  return again;
+}
 
 }  // namespace
 
@@ -67,14 +99,16 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
   const std::size_t expected = static_cast<std::size_t>(params.folders + params.files);
   const int name_pages = inv.lying("stop-early") ? static_cast<int>(expected / limit / 2 + 1) : -1;
-  Drain by_name = drain(conn, *lister, Order::Name, limit, "name", name_pages);
-  Drain by_mtime = drain(conn, *lister, Order::Modified, limit, "mtime", -1);
+  Drain by_name = drain(conn, *lister, Order::Name, limit, name_pages);
+  Drain by_mtime = drain(conn, *lister, Order::Modified, limit, -1);
+  const Drain after_write = drain_after_a_write(conn, inv, *lister, limit, by_name);
 
   perfgate::Report report;
   perfgate::Digest digest;
   perfgate::OutputLog log(digest);
-  by_name.answers.write(log);
-  by_mtime.answers.write(log);
+  write(log, "name", by_name);
+  write(log, "mtime", by_mtime);
+  write(log, "name after a write", after_write);
   for (const auto* d : {&by_name, &by_mtime})
     if (d->rows != expected)
       report.not_equivalent("drained " + std::to_string(d->rows) + " rows in " +

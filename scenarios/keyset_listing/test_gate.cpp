@@ -1,5 +1,7 @@
 // keyset_listing's equivalence gate: every variant drains the same rows, every column, in
 // both orders, and each declared lie is told apart from BEFORE.
+#include <algorithm>
+
 #include "pg_scenario/gate_test.hpp"
 
 using namespace perfgate::fixtures::testing;
@@ -12,7 +14,7 @@ struct Scenario {
   static constexpr const char* kName = "keyset_listing";
   static constexpr const char* kParams = R"({"folders": 30, "files": 700, "page_size": 50})";
   static constexpr const char* kOtherParams = R"({"folders": 31, "files": 700, "page_size": 50})";
-  static std::vector<std::string> lies() { return {"null-size", "stop-early"}; }
+  static std::vector<std::string> lies() { return {"null-size", "stop-early", "stale-listing"}; }
 };
 
 }  // namespace
@@ -56,8 +58,19 @@ TEST_F(KeysetListingGate, ReportCarriesTheContractFields) {
   EXPECT_NE(plan.find("Buffers"), std::string::npos) << plan;
   EXPECT_NE(plan.find("Seq Scan on files"), std::string::npos) << "BEFORE rescans the folder: " << plan;
   std::ifstream in(path);
-  std::string line;
+  std::vector<std::string> after_write;
   int lines = 0;
-  while (std::getline(in, line)) ++lines;
-  EXPECT_EQ(lines, 2 * 730);
+  for (std::string line; std::getline(in, line); ++lines)
+    if (line.rfind("name after a write", 0) == 0) after_write.push_back(line);
+  // Both orders, then the name order after a write (one added, one renamed, one trashed).
+  EXPECT_EQ(lines, 3 * 730);
+  ASSERT_EQ(after_write.size(), 730u);
+  auto holds = [&](const std::string& name) {
+    return std::any_of(after_write.begin(), after_write.end(),
+                       [&](const std::string& l) { return l.find(name) != std::string::npos; });
+  };
+  EXPECT_TRUE(holds("File_00000000.JPG"));
+  EXPECT_TRUE(holds("File_99999999.JPG"));
+  EXPECT_FALSE(holds("File_00000001.JPG"));
+  EXPECT_FALSE(holds("File_00000002.JPG"));
 }
