@@ -86,6 +86,20 @@ Claim read_claim(const FieldReader& cr) {
   return c;
 }
 
+SelfReport read_self_report(const FieldReader& sr) {
+  sr.allow_only({"metrics", "outside", "scale", "scale_param", "slack", "text"});
+  SelfReport s;
+  s.metrics = sr.non_empty_strings("metrics", "the program's own figures, summed");
+  s.outside = sr.non_empty_string("outside");
+  s.scale = sr.optional_number("scale").value_or(s.scale);
+  if (!(s.scale > 0)) sr.fail("scale", "must be > 0");
+  s.scale_param = sr.string("scale_param", "");
+  s.slack = sr.optional_number("slack").value_or(s.slack);
+  if (s.slack < 0 || s.slack >= 1) sr.fail("slack", "must be a fraction in [0, 1)");
+  s.text = sr.string("text", "");
+  return s;
+}
+
 Lie read_lie(const FieldReader& lr) {
   lr.allow_only({"name", "args", "what", "caught_by"});
   Lie l;
@@ -168,10 +182,18 @@ Manifest parse_manifest(const json& doc, const fs::path& file) {
   read_cpus(r, m);
   read_variants(r, m);
   for (const FieldReader& cr : r.elements("claims")) m.claims.push_back(read_claim(cr));
+  for (const FieldReader& sr : r.elements("self_reported")) m.self_reported.push_back(read_self_report(sr));
+  m.work_counts = r.strings("work_counts", "metric names");
   m.anchors = r.optional_array("anchors");
   for (const FieldReader& lr : r.elements("lies")) add_named(m.lies, read_lie(lr), lr, "lie");
   m.threats = read_threats(r, m);
   read_profiles(r, m);
+  for (std::size_t i = 0; i < m.self_reported.size(); ++i)
+    for (const auto& [profile, p] : m.profiles)
+      if (const auto& param = m.self_reported[i].scale_param;
+          !param.empty() && !(p.params.contains(param) && p.params[param].is_number() && p.params[param] > 0))
+        r.fail(FieldReader::index("self_reported", i) + ".scale_param",
+               "profile '" + profile + "' has no positive number param '" + param + "'");
   m.service = r.optional_child("service").object();
   m.workloads = r.optional_child("workloads").object();
   check_service_sections(m, r.file());

@@ -43,6 +43,20 @@ struct Guard {
   double band = 0.10;              // a fraction; the run's own noise widens it
 };
 
+// A figure the program reports about itself (its own stopwatch, counter or account), believed
+// only as far as perfgate sees it from outside: what AFTER says `metrics` saved against BEFORE
+// (their sum, times `scale`) must show in the `outside` metric's saving within `slack` (a fraction
+// of BEFORE's figure), else it is a lie (gate/self_report.hpp). `scale_param`: a profile param
+// the sum is multiplied by too (a figure per repetition against the whole process's).
+struct SelfReport {
+  std::vector<std::string> metrics;
+  std::string outside;
+  double scale = 1;
+  std::string scale_param;
+  double slack = 0.05;
+  std::string text;
+};
+
 // An AFTER that does less than BEFORE on purpose (docs/scenario-contract.md, "Lies"): run only
 // by `perfgate lies`, as `after` with `args` appended, and it must be caught as `caught_by`
 // says (catalog/kinds.hpp).
@@ -75,8 +89,10 @@ struct Manifest {
   std::vector<std::string> measure;
   std::vector<Variant> variants;
   std::vector<Claim> claims;
-  std::vector<Lie> lies;        // never run by `perfgate run`
-  std::vector<Threat> threats;  // what the lies are meant to cover (threats.hpp)
+  std::vector<SelfReport> self_reported;
+  std::vector<std::string> work_counts;  // counts of the work done, equal every round (gate/work_counts.hpp)
+  std::vector<Lie> lies;                 // never run by `perfgate run`
+  std::vector<Threat> threats;           // what the lies are meant to cover (threats.hpp)
   json anchors = json::array();
   std::map<std::string, Profile> profiles;
   json service = json::object();

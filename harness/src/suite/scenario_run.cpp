@@ -11,6 +11,8 @@
 #include "gate/layout_caveat.hpp"
 #include "gate/metric_choice.hpp"
 #include "gate/policy.hpp"
+#include "gate/self_report.hpp"
+#include "gate/work_counts.hpp"
 #include "measure/host.hpp"
 #include "parity/bundled.hpp"
 #include "perfgate/percentile.hpp"
@@ -188,6 +190,7 @@ void ScenarioRun::run_rounds() {
   // gate of its own, so a disagreement is the failure the table and CI show, not a pass of
   // rounds that never ran.
   std::optional<model::GateResult> agreement;
+  std::vector<model::GateResult> after_rounds;  // self-reported figures and work counts, judged on every round
   try {
     if (sampling->service() && parity::wanted(m.service)) {
       agreement = model::GateResult{model::GateKind::Equivalence, "agreement pass"};
@@ -204,6 +207,10 @@ void ScenarioRun::run_rounds() {
                           " requests answered alike by before and after";
     }
     run::run_batch(bp, run_dir, hooks, outcome);
+    after_rounds = gate::self_report_gates(outcome.samples, m.self_reported, sp.params);
+    for (const auto& metric : m.work_counts) after_rounds.push_back(gate::work_count_gate(outcome.samples, metric));
+    for (const auto& g : after_rounds)
+      if (g.failed()) throw gate::EquivalenceFailure(g.name + ": " + g.detail);
     note_digest_runs(bp);
     if (result.parity)
       result.parity->measures = parity::bundled_measures(*sampling->service(), run_dir.path(), outcome.samples);
@@ -225,6 +232,7 @@ void ScenarioRun::run_rounds() {
     record_error(e);
   }
   result.gates = sampling->gates();
+  result.gates.insert(result.gates.end(), after_rounds.begin(), after_rounds.end());
   if (agreement && agreement->failed())
     result.gates = {*agreement};  // the rounds never ran: nothing else was compared
   else if (agreement)
@@ -395,6 +403,7 @@ void ScenarioRun::finalise() {
   if (sp.policy == catalog::Policy::Improve)
     for (const auto& claim : sp.claims) {
       const model::GateResult cg = gate::claim_gate(find("after", claim.metric), claim);
+      if (auto note = gate::beyond_claim_note(find("after", claim.metric), claim)) result.notes.push_back(*note);
       ok = ok && !cg.failed();
       result.gates.push_back(cg);
     }
