@@ -21,6 +21,9 @@ enum class PropSet { GetEtag, GetEtagAddressData };
 
 // The deterministic address book (fixed PRNG seed).
 std::vector<Contact> make_contacts(std::size_t n);
+// The same book after a few writes (main.cpp's untimed probe): the first, middle and last
+// contacts edited under their uid (new etag, FN and NOTE), the one at n/3 deleted, one added.
+std::vector<Contact> edit_book(std::vector<Contact> contacts);
 
 // Shared by both variants: the response's framing, and XML escaping of text.
 constexpr const char* kCollection = "/dav/addressbooks/user/contacts/";
@@ -35,6 +38,7 @@ struct Lies {
   bool drop_last_contact = false;  // the response omits the address book's last contact
   bool skip_note_lines = false;    // address-data renders no NOTE line
   bool empty_getetag = false;      // every getetag is written empty (the etag never looked up)
+  bool memoized_report = false;    // each response kept by uid across REPORTs, never invalidated
 };
 
 namespace before {

@@ -1,6 +1,7 @@
 // The deterministic address book and the XML escaping both handlers share.
 #include <cstdio>
 #include <random>
+#include <stdexcept>
 
 #include "carddav.hpp"
 
@@ -64,6 +65,29 @@ std::vector<Contact> make_contacts(std::size_t n) {
     out.push_back(std::move(c));
   }
   return out;
+}
+
+std::vector<Contact> edit_book(std::vector<Contact> contacts) {
+  const std::size_t n = contacts.size();
+  if (n == 0) throw std::invalid_argument("edit_book needs a contact to edit");
+  for (const std::size_t i : {std::size_t{0}, n / 2, n - 1}) {
+    Contact& c = contacts[i];
+    c.etag = "\"edited-" + std::to_string(i) + "\"";
+    c.full_name = "Dr. " + c.first_name + " " + c.last_name;
+    c.note = "Edited after the REPORT: new number & <address>";
+    c.rev = "20250101T000000Z";
+  }
+  contacts.erase(contacts.begin() + static_cast<std::ptrdiff_t>(n / 3));
+  Contact added = contacts.front();
+  added.uid = "00000000-0000-4000-b000-0000000add01";
+  added.etag = "\"added-1\"";
+  added.first_name = "Zoë";
+  added.last_name = "Added";
+  added.full_name = "Zoë Added";
+  added.emails = {"z.added@example.org"};
+  added.note = "Added after the REPORT";
+  contacts.push_back(std::move(added));
+  return contacts;
 }
 
 }  // namespace carddav_report

@@ -1,6 +1,8 @@
 // AFTER: closed-set strings interned once per process (a lookup and a refcount bump; a value
 // outside the set is still allocated, with the same bytes), etag and human size formatted
 // straight into their one allocation, and the folder's strings moved out of the entity.
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <unordered_map>
 #include <utility>
@@ -62,10 +64,27 @@ std::string human_size(std::int64_t size) {
   return std::string(buf, static_cast<std::size_t>(n));
 }
 
+// The lie folded-mime: "IMAGE/PNG" or "image/png; x=y" classified as image/png (one buffer per
+// thread); the DTO keeps the mime type as given.
+const std::string& folded(const std::string& mime) {
+  thread_local std::string out;
+  out.assign(mime, 0, std::min(mime.find(';'), mime.size()));
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
 }  // namespace
 
 FileDto map_file(const File& f, const Lies& lies) {
-  const Kind k = classify(f.mime_type);
+  if (lies.dto_by_id) {  // the lie: the DTO kept per entity id, never invalidated
+    static std::unordered_map<std::string, FileDto> kept;
+    if (auto it = kept.find(f.id); it != kept.end()) return it->second;
+    Lies honest = lies;
+    honest.dto_by_id = false;
+    return kept.emplace(f.id, map_file(f, honest)).first->second;
+  }
+  const Kind k = classify(lies.folded_mime ? folded(f.mime_type) : f.mime_type);
   FileDto d;
   d.id = f.id;
   d.name = f.name;
@@ -84,6 +103,14 @@ FileDto map_file(const File& f, const Lies& lies) {
 }
 
 FolderDto map_folder(Folder&& f, const Lies& lies) {
+  if (lies.dto_by_id) {  // the lie: the DTO kept per entity id, never invalidated
+    static std::unordered_map<std::string, FolderDto> kept;
+    if (auto it = kept.find(f.id); it != kept.end()) return it->second;
+    Lies honest = lies;
+    honest.dto_by_id = false;
+    std::string id = f.id;
+    return kept.emplace(std::move(id), map_folder(std::move(f), honest)).first->second;
+  }
   FolderDto d;
   d.id = std::move(f.id);
   d.name = std::move(f.name);

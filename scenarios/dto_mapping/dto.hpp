@@ -57,11 +57,21 @@ const std::vector<std::string_view>& closed_set();
 std::vector<File> make_files(std::size_t n);
 std::vector<Folder> make_folders(std::size_t n);
 
+// main.cpp's untimed probes. Every 7th file and folder written under the same id (a new name,
+// size and modified_at; a folder's path follows its name): a DTO kept by id shows the old one.
+void edit_every_seventh(std::vector<File>& files, std::vector<Folder>& folders);
+// Entities outside what the seeds make: mime types that differ from a closed-set value in case
+// or parameters, an empty one, sizes negative or past TB; a folder with an empty name and parent.
+std::vector<File> make_odd_files();
+std::vector<Folder> make_odd_folders();
+
 // The work a variant may skip when told to lie (the manifest's `lies`).
 struct Lies {
   bool unknown_mime_empty = false;  // interning answers "" for a value outside the closed set
   bool skip_folder_etag = false;    // folders get no etag at all
   bool intern_by_prefix = false;    // the intern table keyed by a string's first 6 bytes only
+  bool dto_by_id = false;           // a DTO kept per entity id across mappings, never invalidated
+  bool folded_mime = false;         // a mime type lower-cased and stripped of parameters first
 };
 
 namespace before {

@@ -1,5 +1,7 @@
 // The closed set, the deterministic entities, and the canonical rows the gate compares.
 #include <cstdio>
+#include <iterator>
+#include <limits>
 #include <random>
 
 #include "dto.hpp"
@@ -140,6 +142,59 @@ std::vector<Folder> make_folders(std::size_t n) {
     f.is_shared = rng() % 5 == 0;
     out.push_back(std::move(f));
   }
+  return out;
+}
+
+void edit_every_seventh(std::vector<File>& files, std::vector<Folder>& folders) {
+  constexpr std::int64_t kDay = 86400000;
+  for (std::size_t i = 3; i < files.size(); i += 7) {
+    File& f = files[i];
+    f.name = "Renamed " + f.name;
+    f.size = f.size * 3 + 1025;
+    f.modified_at += kDay;
+  }
+  for (std::size_t i = 3; i < folders.size(); i += 7) {
+    Folder& f = folders[i];
+    f.name = "Renamed " + f.name;
+    f.path = f.path.substr(0, f.path.rfind('/') + 1) + f.name;
+    f.modified_at += kDay;
+  }
+}
+
+std::vector<File> make_odd_files() {
+  const char* const mimes[] = {"IMAGE/PNG",  "text/plain; charset=utf-8", "", "Application/PDF",
+                               "image/png ", "video/MP4; codecs=avc1"};
+  const std::int64_t sizes[] = {-1,
+                                -4096,
+                                std::int64_t{1} << 50,
+                                (std::int64_t{1} << 50) * 1023,
+                                std::int64_t{1} << 62,
+                                std::numeric_limits<std::int64_t>::max()};
+  std::vector<File> out;
+  for (std::size_t i = 0; i < std::size(mimes); ++i) {
+    File f;
+    f.id = "00000000-0000-4000-a000-0000000dd0" + std::to_string(10 + i);
+    f.name = "odd " + std::to_string(i) + ".bin";
+    f.folder_id = "00000000-0000-4000-a000-000000f01de2";
+    f.owner_id = "00000000-0000-4000-a000-0000000000e1";
+    f.mime_type = mimes[i];
+    f.size = sizes[i];
+    f.created_at = 1600000000000;
+    f.modified_at = 1600000000000 + static_cast<std::int64_t>(i);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::vector<Folder> make_odd_folders() {
+  Folder f;
+  f.id = "00000000-0000-4000-a000-0000000dd0f1";
+  f.owner_id = "00000000-0000-4000-a000-0000000000e1";
+  f.path = "/";  // no name, no parent
+  f.created_at = 1600000000000;
+  f.modified_at = 1600000000000;
+  std::vector<Folder> out;
+  out.push_back(std::move(f));
   return out;
 }
 

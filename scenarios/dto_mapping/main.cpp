@@ -4,7 +4,10 @@
 //   CPU clock (entity copies and DTO teardown stay outside the window, so the figure is the
 //   mapping's alone). The digest covers every field of every DTO of the last repetition.
 //   Allocations: counted by the harness's counting runs (manifest "measure"), per kind here.
-//   Lies (dto.hpp's Lies): --lie unknown-mime-empty|skip-folder-etag|intern-by-prefix.
+//   Then, untimed (after the last window), the probes: every 7th entity written under its id,
+//   and entities outside what the seeds make, each mapped once and digested.
+//   Lies (dto.hpp's Lies): --lie unknown-mime-empty|skip-folder-etag|intern-by-prefix|
+//   dto-by-id|folded-mime.
 #include <string>
 #include <vector>
 
@@ -23,7 +26,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     throw std::invalid_argument("params files, folders, reps must be > 0");
   const bool after = inv.variant == "after";
   const dto_mapping::Lies lies{inv.lying("unknown-mime-empty"), inv.lying("skip-folder-etag"),
-                               inv.lying("intern-by-prefix")};
+                               inv.lying("intern-by-prefix"), inv.lying("dto-by-id"), inv.lying("folded-mime")};
   const auto files = dto_mapping::make_files(n_files);
   const auto folders_template = dto_mapping::make_folders(n_folders);
   std::int64_t file_ns = 0, folder_ns = 0;
@@ -54,6 +57,27 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   perfgate::OutputLog out(work);
   for (const auto& d : file_dtos) out.line(dto_mapping::canonical(d));
   for (const auto& d : folder_dtos) out.line(dto_mapping::canonical(d));
+  // Untimed probes, after the last window closed (no clock, no allocation counting), each
+  // mapped once and digested under its label: the entities with every 7th written under the
+  // same id (a DTO kept by id shows the old one), then entities outside what the seeds make
+  // (a mime type or size answered by a guess shows).
+  const auto map_and_digest = [&](const char* label, const std::vector<dto_mapping::File>& fs,
+                                  std::vector<dto_mapping::Folder> ds) {
+    out.line(label);
+    for (const auto& f : fs)
+      out.line(
+          dto_mapping::canonical(after ? dto_mapping::after::map_file(f, lies) : dto_mapping::before::map_file(f)));
+    for (auto& f : ds)
+      out.line(dto_mapping::canonical(after ? dto_mapping::after::map_folder(std::move(f), lies)
+                                            : dto_mapping::before::map_folder(std::move(f))));
+  };
+  {
+    auto edited_files = files;
+    auto edited_folders = folders_template;
+    dto_mapping::edit_every_seventh(edited_files, edited_folders);
+    map_and_digest("# every 7th written under its id", edited_files, std::move(edited_folders));
+  }
+  map_and_digest("# outside the seed", dto_mapping::make_odd_files(), dto_mapping::make_odd_folders());
 
   const double file_rows = static_cast<double>(n_files * reps), folder_rows = static_cast<double>(n_folders * reps);
   perfgate::Report report;

@@ -66,4 +66,31 @@ TEST(CarddavReport, LieSkipNoteLinesDiffers) {
             after::handle_report(contacts, PropSet::GetEtagAddressData, lies));
 }
 
+TEST(CarddavReport, EditedBookShowsEveryWrite) {
+  const auto contacts = make_contacts(40);
+  const auto edited = edit_book(contacts);
+  ASSERT_EQ(edited.size(), contacts.size());  // one deleted, one added
+  for (auto props : {PropSet::GetEtag, PropSet::GetEtagAddressData}) {
+    const auto xml = after::handle_report(edited, props);
+    EXPECT_EQ(xml, before::handle_report(edited, props));
+    EXPECT_NE(xml.find("<D:getetag>&quot;edited-20&quot;</D:getetag>"), std::string::npos);
+    EXPECT_EQ(xml.find(contacts[13].uid), std::string::npos);  // n/3 deleted
+    EXPECT_NE(xml.find("0000000add01.vcf</D:href>"), std::string::npos);
+  }
+  const auto cards = after::handle_report(edited, PropSet::GetEtagAddressData);
+  EXPECT_NE(cards.find("FN:Dr. " + contacts[39].first_name), std::string::npos);
+  EXPECT_EQ(count(cards, "NOTE:Edited after the REPORT"), 3u);
+}
+
+TEST(CarddavReport, LieMemoizedReportDiffersAfterEdits) {
+  const auto contacts = make_contacts(40);
+  const auto edited = edit_book(contacts);
+  Lies lies;
+  lies.memoized_report = true;
+  for (auto props : {PropSet::GetEtag, PropSet::GetEtagAddressData}) {
+    EXPECT_EQ(before::handle_report(contacts, props), after::handle_report(contacts, props, lies));
+    EXPECT_NE(before::handle_report(edited, props), after::handle_report(edited, props, lies));
+  }
+}
+
 }  // namespace

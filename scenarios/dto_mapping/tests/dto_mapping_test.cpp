@@ -95,4 +95,45 @@ TEST(DtoMapping, LieSkipFolderEtagChangesOutput) {
   EXPECT_NE(folders_before(folders), folders_after(folders, lies));
 }
 
+TEST(DtoMapping, ProbesIdenticalBeforeAndAfter) {
+  auto files = make_files(300);
+  auto folders = make_folders(300);
+  edit_every_seventh(files, folders);
+  EXPECT_EQ(files[10].name.rfind("Renamed ", 0), 0u);
+  EXPECT_EQ(folders[3].path.substr(folders[3].path.rfind('/') + 1), folders[3].name);
+  EXPECT_EQ(files_before(files), files_after(files));
+  EXPECT_EQ(folders_before(folders), folders_after(folders));
+  EXPECT_EQ(files_before(make_odd_files()), files_after(make_odd_files()));
+  EXPECT_EQ(folders_before(make_odd_folders()), folders_after(make_odd_folders()));
+}
+
+TEST(DtoMapping, OddFilesMappedVerbatim) {
+  const auto odd = make_odd_files();
+  const auto upper = before::map_file(odd[0]);  // IMAGE/PNG, size -1
+  EXPECT_EQ(*upper.mime_type, "IMAGE/PNG");
+  EXPECT_EQ(*upper.category, "Other");
+  EXPECT_EQ(upper.size_human, "-1 B");
+  EXPECT_EQ(before::map_file(odd[4]).size_human, "4194304.0 TB");  // 2^62
+  EXPECT_EQ(*after::map_file(odd[2]).mime_type, "");               // the empty mime type
+}
+
+TEST(DtoMapping, LieDtoByIdDiffersAfterEdits) {
+  auto files = make_files(100);
+  auto folders = make_folders(100);
+  Lies lies;
+  lies.dto_by_id = true;
+  EXPECT_EQ(files_before(files), files_after(files, lies));
+  EXPECT_EQ(folders_before(folders), folders_after(folders, lies));
+  edit_every_seventh(files, folders);
+  EXPECT_NE(files_before(files), files_after(files, lies));
+  EXPECT_NE(folders_before(folders), folders_after(folders, lies));
+}
+
+TEST(DtoMapping, LieFoldedMimeDiffersOnOddFiles) {
+  Lies lies;
+  lies.folded_mime = true;
+  EXPECT_EQ(files_before(make_files(200)), files_after(make_files(200), lies));  // the seed never asks
+  EXPECT_NE(files_before(make_odd_files()), files_after(make_odd_files(), lies));
+}
+
 }  // namespace
