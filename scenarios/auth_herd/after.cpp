@@ -23,7 +23,10 @@ class SingleFlightAuthenticator final : public Authenticator {
         revoke_noop_(lie == "revoke-noop"),
         accept_mismatch_(lie == "accept-mismatch"),
         remembered_users_(lie == "remembered-users"),
-        name_folded_lookup_(lie == "name-folded-lookup") {}
+        name_folded_lookup_(lie == "name-folded-lookup"),
+        flight_by_user_(lie == "flight-by-user"),
+        skip_epoch_check_(lie == "skip-epoch-check"),
+        malformed_denied_(lie == "malformed-denied") {}
 
   std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
     if (one_slot_) {  // the lie: whoever asks gets the last success, no key, no lookup
@@ -38,7 +41,7 @@ class SingleFlightAuthenticator final : public Authenticator {
       // removal) under the same lock, so no caller can miss both.
       std::lock_guard lock(flights_mutex_);
       if (auto hit = cache_.get(key)) return hit;
-      auto& slot = flights_[key];
+      auto& slot = flights_[flight_by_user_ ? cache_key(user, "") : key];  // the lie: one flight per user
       if (!slot) {
         slot = std::make_shared<Flight>();
         leader = true;
@@ -64,8 +67,11 @@ class SingleFlightAuthenticator final : public Authenticator {
     }
     {
       std::lock_guard lock(flights_mutex_);
-      flights_.erase(key);
+      flights_.erase(flight_by_user_ ? cache_key(user, "") : key);
       if (result) last_success_ = result;
+      // The lie: the flight lands its success in the cache under the epoch of now, not the one
+      // read before it verified, so a revocation while it was in the air is undone.
+      if (result && skip_epoch_check_) cache_.put(key, std::string(user), *result, cache_.epoch(std::string(user)));
     }
     {
       std::lock_guard lock(flight->mutex);
@@ -97,7 +103,12 @@ class SingleFlightAuthenticator final : public Authenticator {
   }
 
   bool accepts(const User& stored, std::string_view password) override {
-    const bool verified = Authenticator::accepts(stored, password);
+    bool verified = false;
+    try {
+      verified = Authenticator::accepts(stored, password);
+    } catch (const std::exception&) {
+      if (!malformed_denied_) throw;  // the lie: a hash libargon2 cannot decode taken for a "no"
+    }
     return verified || accept_mismatch_;  // the lie: Argon2id's answer not checked
   }
 
@@ -129,7 +140,7 @@ class SingleFlightAuthenticator final : public Authenticator {
   }
 
   const bool one_slot_, waiters_deny_, key_by_user_, key_case_folded_, revoke_noop_, accept_mismatch_,
-      remembered_users_, name_folded_lookup_;
+      remembered_users_, name_folded_lookup_, flight_by_user_, skip_epoch_check_, malformed_denied_;
   std::map<std::string, User> remembered_;  // read by the lie "remembered-users" only
   std::optional<UserId> last_success_;      // read by the lie "one-slot-cache" only
   mutable std::mutex flights_mutex_;

@@ -101,7 +101,10 @@ std::unique_ptr<Authenticator> make_before(const UserStore& users, Verifier& ver
 // answers the user's id whatever Argon2id says (a wrong password is accepted); "remembered-users"
 // keeps every user record it looked up and never asks the store again (a removed account still
 // verifies); "name-folded-lookup" looks an unknown name up lower-cased (USER03, no such user, is
-// taken for user03).
+// taken for user03); "flight-by-user" keys the flights by the user alone (a wrong password that
+// misses while the right one is verifying waits and takes its success); "skip-epoch-check" has
+// a landing flight cache its success under the epoch of now (a revocation while it verified is
+// undone); "malformed-denied" answers a stored hash libargon2 cannot decode as a denial.
 std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
                                           const std::string& lie = "");
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,

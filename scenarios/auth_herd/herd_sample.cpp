@@ -15,6 +15,7 @@
 
 #include "auth_cache.hpp"
 #include "herd.hpp"
+#include "late_probes.hpp"
 #include "probes.hpp"
 
 namespace fs = std::filesystem;
@@ -66,6 +67,16 @@ perfgate::json seed(const perfgate::Invocation& inv) {
     herd[key] = {{"user", key}, {"user_id", id}, {"password", password}};
   }
   herd["probe"]["wrong_password"] = random_password(rng);
+  // The late probes' users (late_probes.hpp): cheap hashes too; the broken one's cannot be decoded.
+  for (const auto& [key, id] : {std::pair<const char*, int>{"racer", 2002}, {"revokee", 2003}, {"broken", 2004}}) {
+    const std::string password = random_password(rng);
+    std::uint8_t salt[16];
+    rng.fill(reinterpret_cast<char*>(salt), sizeof salt);
+    const bool broken = std::string(key) == "broken";
+    store.put(User{id, key, broken ? std::string(kMalformedHash) : hash_password(password, salt, kProbeArgon2)});
+    herd[key] = {{"user", key}, {"user_id", id}, {"password", password}};
+  }
+  herd["racer"]["wrong_password"] = random_password(rng);
   herd["argon2"] = {{"m_kib", params.m_kib}, {"t", params.t}, {"p", params.p}};
   const fs::path target = inv.target;
   fs::create_directories(target);
@@ -137,8 +148,9 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const UserId expected = herd.at("user_id");
 
   UserStore store = UserStore::load(fixture / "credentials.tsv");
-  if (!herd.contains("probe") || !herd.contains("leaver"))
-    throw std::runtime_error("the fixture " + fixture.string() + " predates the probe users: reseed");
+  for (const char* key : {"probe", "leaver", "racer", "revokee", "broken"})
+    if (!herd.contains(key))
+      throw std::runtime_error("the fixture " + fixture.string() + " predates the probe user " + key + ": reseed");
   Verifier verifier;
   CredentialCache cache;  // cold
   // Extra variants name the implementation they run with --impl (before or after).
@@ -169,6 +181,14 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     Probes probes(*auth, store, herd);
     if (const auto again = warm_phase(*auth, verifier, probes, user, password, expected, warm_hits, out, report))
       throw std::runtime_error("gate: warm hits verified again (" + std::to_string(again) + ")");
+    // Untimed: the late probes (late_probes.hpp), a mixed herd, a revocation racing a
+    // verification, a malformed stored hash.
+    const std::function<std::uint64_t()> joined = [&] { return impl == "after" ? after::coalesced(*auth) : 0; };
+    for (const auto& a : late_probes(*auth, verifier, store, herd, joined)) {
+      out.line("late " + a.label + " " + a.got);
+      if (a.got != a.expected)
+        report.not_equivalent("late probe '" + a.label + "' answered " + a.got + ", expected " + a.expected);
+    }
   }
 
   // The wrong-password variants answer differently from before/after: they are compared with

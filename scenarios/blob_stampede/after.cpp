@@ -7,12 +7,17 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <stdexcept>
+#include <string_view>
+#include <thread>
+#include <vector>
 
 #include "blob_cache.hpp"
 
@@ -27,6 +32,7 @@ class GateTable {
  public:
   struct Flight {
     bool landed = false;
+    std::filesystem::path path;  // the file it landed (read by the lie "one-gate" only)
   };
 
   // Returns the flight to wait for, or nullptr when the caller leads a new one.
@@ -42,11 +48,12 @@ class GateTable {
     landed_.wait(lock, [&] { return flight->landed; });
   }
   // The leader, on every path (success or error).
-  void land(const std::string& key) {
+  void land(const std::string& key, const std::filesystem::path& path) {
     {
       std::lock_guard lock(mutex_);
       auto it = flights_.find(key);
       it->second->landed = true;
+      it->second->path = path;
       flights_.erase(it);
     }
     landed_.notify_all();
@@ -72,6 +79,9 @@ std::string unique_suffix() {
 class AfterCache final : public BlobCache {
  public:
   using BlobCache::BlobCache;
+  ~AfterCache() override {
+    for (auto& t : writers_) t.join();
+  }
 
   void read(const std::string& sha256, int reader, const Sink& sink) override {
     const std::size_t hold_back = config_.lie == "truncated-hit" ? 256 * 1024
@@ -85,19 +95,33 @@ class AfterCache final : public BlobCache {
         ++counters_.disk_hits;
         return;
       }
-      if (auto flight = gates_.join_or_lead(sha256)) {
+      if (config_.lie == "background-fill" && serve_from_memory(sha256, served)) return;
+      // The lie "one-gate": one gate for the whole cache, whichever blob is asked for.
+      const std::string gate = config_.lie == "one-gate" ? std::string() : sha256;
+      if (auto flight = gates_.join_or_lead(gate)) {
         ++counters_.coalesced;
         if (config_.lie == "waiters-no-wait") return;  // the lie: a waiter leaves with nothing served
         gates_.wait(flight);                           // another caller is fetching: wait, then re-check
+        if (config_.lie == "one-gate" && serve_from_disk(flight->path, served, hold_back)) return;  // its file
         continue;
       }
       try {  // we lead: re-check (a flight may have landed since our miss), then fetch
-        if (!std::filesystem::exists(final_path(sha256))) after::fill_cache_file(config_, counters_, sha256, reader);
+        if (!std::filesystem::exists(final_path(sha256))) {
+          if (config_.lie == "background-fill")
+            fill_behind(sha256);
+          else
+            after::fill_cache_file(config_, counters_, sha256, reader);
+        }
+      } catch (const RemoteError& e) {
+        gates_.land(gate, {});
+        // The lie "empty-on-404": a blob the remote does not hold served as an empty stream.
+        if (config_.lie == "empty-on-404" && std::string_view(e.what()).ends_with("HTTP 404")) return;
+        throw;
       } catch (...) {
-        gates_.land(sha256);  // released on the error path too; the failure is not remembered
+        gates_.land(gate, {});  // released on the error path too; the failure is not remembered
         throw;
       }
-      gates_.land(sha256);
+      gates_.land(gate, final_path(sha256));
     }
   }
 
@@ -125,7 +149,51 @@ class AfterCache final : public BlobCache {
     };
   }
 
+  // The lie "background-fill": the blob fetched into memory, served from there, and its cache
+  // file written, fsynced and renamed by a write-behind thread, off the readers' path.
+  void fill_behind(const std::string& sha256) {
+    ++counters_.fetches_started;
+    auto data = std::make_shared<std::string>();
+    fetch_blob(config_.remote, sha256, [&](const char* d, std::size_t n) { data->append(d, n); });
+    std::lock_guard lock(memory_mutex_);
+    memory_[sha256] = data;
+    writers_.emplace_back([this, sha256, data] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the write-behind's flush interval
+      try {
+        write_behind(sha256, *data);
+      } catch (const std::exception&) {  // a write-behind has no caller left to tell
+      }
+    });
+  }
+  void write_behind(const std::string& sha256, const std::string& data) {
+    {
+      const auto tmp = config_.dir / ("." + sha256 + "." + unique_suffix() + ".tmp");
+      Fd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+      if (fd.get() < 0) return;
+      write_all(fd.get(), data.data(), data.size(), tmp);
+      if (config_.fsync && ::fsync(fd.get()) == 0) ++counters_.fsyncs;
+      fd.close();
+      if (::rename(tmp.c_str(), final_path(sha256).c_str()) == 0) counters_.landed();
+    }
+  }
+  bool serve_from_memory(const std::string& sha256, const Sink& sink) {
+    std::shared_ptr<const std::string> data;
+    {
+      std::lock_guard lock(memory_mutex_);
+      const auto it = memory_.find(sha256);
+      if (it == memory_.end()) return false;
+      data = it->second;
+    }
+    static constexpr std::size_t kChunk = 256 * 1024;
+    for (std::size_t off = 0; off < data->size(); off += kChunk)
+      sink(data->data() + off, std::min(kChunk, data->size() - off));
+    return true;
+  }
+
   GateTable gates_;
+  std::mutex memory_mutex_;
+  std::unordered_map<std::string, std::shared_ptr<const std::string>> memory_;
+  std::vector<std::thread> writers_;
 };
 
 }  // namespace
@@ -151,8 +219,10 @@ void fill_cache_file(const CacheConfig& config, CacheCounters& counters, const s
       written += n;
       if (config.hooks.after_write) config.hooks.after_write(reader, written);
     });
-    if (config.fsync && ::fsync(fd.get()) != 0)
-      throw std::runtime_error("fsync " + tmp.string() + ": " + std::strerror(errno));
+    if (config.fsync && config.lie != "no-fsync") {  // the lie: renamed into place unsynced
+      if (::fsync(fd.get()) != 0) throw std::runtime_error("fsync " + tmp.string() + ": " + std::strerror(errno));
+      ++counters.fsyncs;
+    }
     fd.close();
     if (config.hooks.before_rename) config.hooks.before_rename(reader);
     if (::rename(tmp.c_str(), final_path.c_str()) != 0)

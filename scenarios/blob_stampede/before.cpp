@@ -47,6 +47,7 @@ class BeforeCache final : public BlobCache {
     });
     if (config_.fsync && ::fsync(fd.get()) != 0)
       throw std::runtime_error("fsync " + tmp.string() + ": " + std::strerror(errno));
+    if (config_.fsync) ++counters_.fsyncs;
     fd.close();
     if (config_.hooks.before_rename) config_.hooks.before_rename(reader);
     if (::rename(tmp.c_str(), final_path.c_str()) == 0) {

@@ -36,7 +36,12 @@ struct CacheConfig {
   // a hit's stream without its last 256 KiB chunk, "empty-hit" serves a hit nothing at all,
   // "waiters-no-wait" has a caller that finds a fetch in the air leave with nothing served,
   // "any-cached-file" looks a blob up without its hash (whichever file the cache holds),
-  // "swap-first-chunks" serves a hit's first two chunks in each other's place.
+  // "swap-first-chunks" serves a hit's first two chunks in each other's place, "one-gate" has one
+  // gate for every blob (a waiter is served the file the flight in the air landed, whichever
+  // blob it was), "no-fsync" renames the temporary file into place without its fsync,
+  // "background-fill" serves the leader's fetch from memory and leaves the cache file to a
+  // write-behind thread that lands it later, "empty-on-404" serves a blob the remote does not
+  // hold as an empty stream.
   std::string lie;
 };
 
@@ -49,6 +54,7 @@ struct CacheCounters {
       0};                                       // BEFORE: callers that wrote into a temp file another caller also wrote
   std::atomic<std::uint64_t> temp_cleanups{0};  // AFTER: temporary files removed on an error path
   std::atomic<std::uint64_t> coalesced{0};      // AFTER: waits on another caller's flight instead of fetching
+  std::atomic<std::uint64_t> fsyncs{0};         // temporary files fsynced before their rename
   // When a file was first renamed to the final path (steady_clock ticks; 0: never).
   std::atomic<std::int64_t> first_landed{0};
   void landed() {

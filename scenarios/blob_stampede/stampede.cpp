@@ -36,6 +36,11 @@ ReaderResult read_one(BlobCache& cache, const std::string& sha256, int reader) {
 }
 
 StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int readers, int first_reader) {
+  return run_stampede(cache, std::vector<std::string>(static_cast<std::size_t>(readers), sha256), first_reader);
+}
+
+StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& blobs, int first_reader) {
+  const int readers = static_cast<int>(blobs.size());
   StampedeResult result;
   result.readers.resize(static_cast<std::size_t>(readers));
   std::latch ready(readers), go(1);
@@ -46,7 +51,8 @@ StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int rea
     threads.emplace_back([&, i] {
       ready.count_down();
       go.wait();
-      result.readers[static_cast<std::size_t>(i)] = serve(cache, sha256, first_reader + i, t0);
+      result.readers[static_cast<std::size_t>(i)] =
+          serve(cache, blobs[static_cast<std::size_t>(i)], first_reader + i, t0);
     });
   }
   ready.wait();

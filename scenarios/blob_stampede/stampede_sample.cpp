@@ -4,13 +4,18 @@
 // the cache file is not in it (BEFORE's tears by design: torn_files).
 #include "stampede_sample.hpp"
 
+#include <sys/stat.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <perfgate/percentile.hpp>
 #include <perfgate/sample.hpp>
 #include <perfgate/seeders/blobs.hpp>
+#include <thread>
 
 #include "blob_cache.hpp"
 #include "remote_process.hpp"
@@ -22,6 +27,27 @@ using perfgate::json;
 namespace {
 
 constexpr std::uint64_t kSeed = 0x5eed000005ULL;  // seed 000 [5]
+constexpr int kLateHerd = 8;                      // the untimed herd on two blobs
+// A well-formed SHA-256 the remote does not hold (the empty string's).
+constexpr const char* kUnknownSha256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+// When `path` got its name: its ctime (a rename sets it), waiting (bounded) for it to appear,
+// so that a fill moved behind the readers shows as late rather than as a missing file.
+std::optional<std::chrono::system_clock::time_point> rename_time(const fs::path& path) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  struct stat st {};
+  while (::stat(path.c_str(), &st) != 0) {
+    if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  const auto since_epoch = std::chrono::seconds(st.st_ctim.tv_sec) + std::chrono::nanoseconds(st.st_ctim.tv_nsec);
+  return std::chrono::system_clock::time_point(
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(since_epoch));
+}
+
+long ms_between(std::chrono::system_clock::time_point a, std::chrono::system_clock::time_point b) {
+  return static_cast<long>(std::chrono::duration_cast<std::chrono::milliseconds>(b - a).count());
+}
 
 // A fresh directory for the local cache, removed on every exit path.
 class TempDir {
@@ -57,11 +83,18 @@ perfgate::json seed(const perfgate::Invocation& inv) {
   // A second, small blob: read once after the warm read, so the cache holds two and a lookup
   // that ignores the hash answers the wrong one.
   const auto second = perfgate::seeders::write_blob(target / "blobs", 1 << 20, kSeed + 1);
+  // Two more, small: the untimed herd on two cold blobs at once (late_herd).
+  json herd_blobs = json::array();
+  for (std::uint64_t k : {2, 3}) {
+    const auto b = perfgate::seeders::write_blob(target / "blobs", 1 << 20, kSeed + k);
+    herd_blobs.push_back({{"sha256", b.sha256}, {"xxh3_128", xxh3_file(b.path)}, {"size", b.size}});
+  }
   std::ofstream(target / "blob.json")
       << json{{"sha256", blob.sha256},
               {"xxh3_128", xxh3},
               {"size", blob.size},
-              {"second", {{"sha256", second.sha256}, {"xxh3_128", xxh3_file(second.path)}, {"size", second.size}}}}
+              {"second", {{"sha256", second.sha256}, {"xxh3_128", xxh3_file(second.path)}, {"size", second.size}}},
+              {"herd_blobs", herd_blobs}}
              .dump()
       << '\n';
   return json{{"blob_sha256", blob.sha256}, {"bytes", blob.size}, {"seconds", sw.ms() / 1000}};
@@ -73,8 +106,9 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   std::ifstream(fixture / "blob.json") >> blob;
   if (blob.is_null()) throw std::runtime_error("no blob.json in the fixture " + fixture.string() + ": run seed first");
   const std::string source = blob.at("sha256");
-  if (!blob.contains("xxh3_128") || !blob.contains("second"))
-    throw std::runtime_error("the fixture " + fixture.string() + " predates blob.json's xxh3_128 and second: reseed");
+  if (!blob.contains("xxh3_128") || !blob.contains("second") || !blob.contains("herd_blobs"))
+    throw std::runtime_error("the fixture " + fixture.string() +
+                             " predates blob.json's xxh3_128, second and herd_blobs: reseed");
   const std::string source_xxh3 = blob.at("xxh3_128");
   const std::uint64_t size = blob.at("size");
   if (size != inv.param<std::uint64_t>("blob_mib") << 20)
@@ -104,6 +138,10 @@ perfgate::Report run(const perfgate::Invocation& inv) {
 
   // The stampede: K cold readers at once.
   const StampedeResult herd = run_stampede(*cache, source, readers);
+  const auto herd_end = std::chrono::system_clock::now();
+  // Untimed: the cache file must have landed within the herd (its ctime, set by the rename).
+  const auto landed_at = rename_time(cache_dir / source);
+  const bool landed_in_herd = landed_at && *landed_at <= herd_end;
   const RemoteStats after_herd = fetch_stats(remote.endpoint());
 
   // The durable cache file, checked once everybody is done (outside the timed window).
@@ -116,6 +154,13 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const RemoteStats after_warm = fetch_stats(remote.endpoint());
   // Then the second blob, cold: the cache now holds two (outside every timed figure).
   const ReaderResult other = read_one(*cache, blob.at("second").at("sha256"), readers + 1);
+  // Untimed, after it: a herd on two cold blobs at once, readers alternating between them.
+  std::vector<std::string> late_blobs;
+  for (int i = 0; i < kLateHerd; ++i) late_blobs.push_back(blob.at("herd_blobs").at(i % 2).at("sha256"));
+  const StampedeResult late_herd = run_stampede(*cache, late_blobs, readers + 2);
+  // Untimed: bad names, a well-formed one the remote does not hold and one that is not hex.
+  std::vector<std::pair<std::string, ReaderResult>> bad;
+  for (const std::string name : {kUnknownSha256, "nothex"}) bad.emplace_back(name, read_one(*cache, name, readers + 1));
 
   // What every reader was served, and the warm read, in both variants: in the digest, and
   // checked against the source (a wrong stream is a wrong answer: exit 3 through the harness).
@@ -141,6 +186,26 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   check("warm read", warm);
   if (!other.error.empty()) throw std::runtime_error("the second blob's read failed: " + other.error);
   check_of("second blob", other, blob.at("second").at("xxh3_128"), blob.at("second").at("size"));
+  out.line(std::string("cache file in place at the herd's end: ") + (landed_in_herd ? "yes" : "no"));
+  if (!landed_in_herd)
+    report.not_equivalent(landed_at ? "the cache file landed " + std::to_string(ms_between(herd_end, *landed_at)) +
+                                          " ms after the herd's end: its fill left the timed window"
+                                    : "no cache file at " + (cache_dir / source).string() + " after the herd");
+  for (int i = 0; i < kLateHerd; ++i) {
+    const ReaderResult& r = late_herd.readers[static_cast<std::size_t>(i)];
+    const json& want = blob.at("herd_blobs").at(i % 2);
+    if (!r.error.empty()) throw std::runtime_error("late herd reader " + std::to_string(i) + " failed: " + r.error);
+    check_of("late herd reader " + std::to_string(i), r, want.at("xxh3_128"), want.at("size"));
+  }
+  for (const auto& [name, r] : bad) {
+    const bool left = fs::exists(cache_dir / name);
+    out.line("read of '" + name + "': " + (r.error.empty() ? "served " + std::to_string(r.bytes) + " bytes" : "error") +
+             (left ? ", a file at its final path" : ""));
+    if (r.error.empty() || left)
+      report.not_equivalent("the read of '" + name + "' " +
+                            (r.error.empty() ? "was served " + std::to_string(r.bytes) + " bytes" : "failed") +
+                            (left ? " and left a file at its final path" : "") + "; expected an error and no file");
+  }
   const std::uint64_t warm_fetches = after_warm.fetches - after_herd.fetches;
   if (warm_fetches != 0)
     throw std::runtime_error("gate: the warm read fetched from the remote " + std::to_string(warm_fetches) +
@@ -175,6 +240,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
       .metric("torn_files", torn, "count")
       .metric("shared_tmp_writers", static_cast<double>(cache->counters().shared_tmp_writers), "count")
       .count("warm_fetches", static_cast<double>(warm_fetches))
+      .count("fsyncs", static_cast<double>(cache->counters().fsyncs))
       .metric("warm_read_ms", warm.ms, "ms")
       .metric("reader_ms_p50", perfgate::percentile(reader_ms, 0.5), "ms")
       .metric("landed_ms", landed_ms, "ms")

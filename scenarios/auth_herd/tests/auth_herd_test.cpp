@@ -12,6 +12,7 @@
 
 #include "auth_cache.hpp"
 #include "herd.hpp"
+#include "late_probes.hpp"
 #include "probes.hpp"
 
 using namespace auth_herd;
@@ -184,6 +185,41 @@ TEST(AuthHerdLies, EachDroppedRefusalGetsAProbeWrong) {
   EXPECT_EQ(probe_answers("after", "name-folded-lookup"),
             (std::vector<std::string>{"USER03 user_id=1003", "USER03 user_id=1003", "USER03 user_id=1003",
                                       "USER03 user_id=1003"}));
+}
+
+// The late probes (late_probes.hpp): every variant answers each as expected; each of the
+// three race / bad-input lies gets its own probe wrong.
+std::vector<std::string> late_answers(const std::string& variant, const std::string& lie = "") {
+  UserStore users;
+  users.put(User{2002, "racer", hash_password("racer-pw", kSalt, kProbeArgon2)});
+  users.put(User{2003, "revokee", hash_password("revokee-pw", kSalt, kProbeArgon2)});
+  users.put(User{2004, "broken", kMalformedHash});
+  const nlohmann::json herd = {
+      {"racer", {{"user", "racer"}, {"user_id", 2002}, {"password", "racer-pw"}, {"wrong_password", "nope"}}},
+      {"revokee", {{"user", "revokee"}, {"user_id", 2003}, {"password", "revokee-pw"}}},
+      {"broken", {{"user", "broken"}, {"user_id", 2004}, {"password", "broken-pw"}}}};
+  Verifier verifier;
+  CredentialCache cache;
+  auto auth = make_authenticator(variant, users, verifier, cache, lie);
+  const std::function<std::uint64_t()> joined = [&] { return variant == "after" ? after::coalesced(*auth) : 0; };
+  std::vector<std::string> wrong;
+  for (const auto& a : late_probes(*auth, verifier, users, herd, joined))
+    if (a.got != a.expected) wrong.push_back(a.label + " " + a.got);
+  return wrong;
+}
+
+TEST_P(AuthHerd, EveryLateProbeIsAnsweredAsExpected) {
+  EXPECT_EQ(late_answers(GetParam()), std::vector<std::string>{});
+}
+
+TEST(AuthHerdLies, EachRaceOrBadInputLieGetsALateProbeWrong) {
+  EXPECT_EQ(late_answers("after", "flight-by-user"),
+            (std::vector<std::string>{"racer caller 1 wrong password user_id=2002",
+                                      "racer caller 3 wrong password user_id=2002",
+                                      "racer caller 5 wrong password user_id=2002"}));
+  EXPECT_EQ(late_answers("after", "skip-epoch-check"),
+            std::vector<std::string>{"revokee after revocation user_id=2003"});
+  EXPECT_EQ(late_answers("after", "malformed-denied"), std::vector<std::string>{"broken stored hash denied"});
 }
 
 TEST_P(AuthHerd, WrongPasswordHerdPaysEveryVerificationInBothVariants) {
