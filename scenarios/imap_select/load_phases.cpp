@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "agree_probes.hpp"
 #include "dovecot/semantic_select.hpp"
 #include "imap_client.hpp"
 #include "mail_db.hpp"
@@ -60,7 +61,7 @@ Report agree(const perfgate::Invocation& inv, const std::vector<std::string>& ta
   perfgate::OutputLog log(digest);
   Report r;
   const auto ops = inv.param<std::uint64_t>("agree_writer_ops", 400);
-  std::size_t fetched = 0;
+  std::size_t fetched = 0, race_rounds = 0;
   for (std::size_t t = 0; t < targets.size(); ++t) {
     auto c = logged_in(targets[t]);
     auto record = [&](const std::string& state, const std::string& command) {
@@ -85,9 +86,18 @@ Report agree(const perfgate::Invocation& inv, const std::vector<std::string>& ta
     // answers it with the INBOX's state.
     record("other", "SELECT Sent");
     record("other", "FETCH 1:* (UID FLAGS)");
+    // Untimed probes (agree_probes.hpp): bad inputs, the cache's rows with the writer still
+    // parked, refused callers, then SELECT racing the writer's commits.
+    bad_inputs(*c, log);
+    cache_rows(*c, log);
+    refusals(targets[t], log);
     writer(*c, "RUN");
+    const RaceResult raced = race(targets[t], inv.param<int>("race_sessions", 12), inv.param<double>("race_ms", 1000));
+    if (!raced.mismatch.empty()) r.not_equivalent("SELECT racing the writer: " + raced.mismatch);
+    log.line("race: every SELECT INBOX agreed with its FETCH 1:* (UID FLAGS)");
+    race_rounds += raced.rounds;
   }
-  r.extra("writer_ops_at_second_pass", ops).extra("targets", targets.size());
+  r.extra("writer_ops_at_second_pass", ops).extra("targets", targets.size()).extra("race_rounds", race_rounds);
   r.metric("fetched_messages", static_cast<double>(fetched), "messages");
   return r.digest(digest.hex());
 }

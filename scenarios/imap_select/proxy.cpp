@@ -19,7 +19,8 @@ fs::path make_private_dir() {
 }
 }  // namespace
 
-Proxy::Proxy(const ProxyOptions& o) : dir_(make_private_dir()), db_path_((dir_ / kCacheFile).string()) {
+Proxy::Proxy(const ProxyOptions& o)
+    : dir_(make_private_dir()), db_path_((dir_ / kCacheFile).string()), lie_(o.variant == "after" ? o.lie : "") {
   try {
     const fs::path source = fs::path(o.fixture_dir) / kCacheFile;
     if (!fs::exists(source)) throw std::runtime_error(source.string() + " is missing (run `imap_select seed` first)");
@@ -36,8 +37,10 @@ Proxy::Proxy(const ProxyOptions& o) : dir_(make_private_dir()), db_path_((dir_ /
     w.ops_per_transaction = params.value("writer_ops_per_transaction", 8);
     w.hold_ms = params.value("writer_hold_ms", 3);
     w.pause_ms = params.value("writer_pause_ms", 1);
+    if (lie_ == "skip-commit") w.commit_every = 1000;  // the cache written at stop, if ever
     if (o.variant == "after") {
-      indexes_.emplace(IndexLies{o.lie == "stale-exists", o.lie == "fetch-drops-flags", o.lie == "one-index"});
+      indexes_.emplace(IndexLies{lie_ == "stale-exists", lie_ == "fetch-drops-flags", lie_ == "one-index",
+                                 lie_ == "apply-in-place"});
       indexes_->prepare(db, inbox);  // before the writer can move: no commit is missed
       w.on_commit = [this](const MailboxCommit& c) { indexes_->apply(c); };
     }
@@ -55,14 +58,33 @@ Proxy::~Proxy() {
   fs::remove_all(dir_, ec);
 }
 
+std::int64_t Proxy::mailbox_id(std::string_view name) const {
+  const std::int64_t id = find_mailbox(mailboxes_, name);
+  // The lie "unknown-box-as-inbox": a name the cache does not know answered as the INBOX.
+  return id == 0 && lie_ == "unknown-box-as-inbox" ? find_mailbox(mailboxes_, "INBOX") : id;
+}
+
+bool Proxy::remembered_login(const std::string& user) {
+  std::lock_guard lock(logins_m_);
+  return lie_ == "any-password" && logins_.count(user) > 0;
+}
+
+void Proxy::remember_login(const std::string& user) {
+  std::lock_guard lock(logins_m_);
+  logins_.insert(user);
+}
+
 Db& ProxyBackend::db() {
   if (!db_) db_ = std::make_unique<Db>(proxy_.db_path(), Db::Mode::ReadWrite);
   return *db_;
 }
 
 bool ProxyBackend::login(std::string_view user, std::string_view password) {
+  if (proxy_.remembered_login(std::string(user))) return true;
   Statement q(db(), "SELECT 1 FROM users WHERE login = ?1 AND password = ?2");
-  return q.bind(1, user).bind(2, password).step();
+  if (!q.bind(1, user).bind(2, password).step()) return false;
+  proxy_.remember_login(std::string(user));
+  return true;
 }
 
 std::shared_ptr<const MailboxView> ProxyBackend::open(std::string_view mailbox) {
@@ -91,7 +113,7 @@ std::string ProxyBackend::writer(const std::vector<std::string>& args) {
   }
   const WriterStatus s = w.status();
   return "OPS " + std::to_string(s.ops) + " TRANSACTIONS " + std::to_string(s.transactions) + " HIGHESTMODSEQ " +
-         std::to_string(s.highestmodseq);
+         std::to_string(s.highestmodseq) + " CACHE " + proxy_.db_path();
 }
 
 }  // namespace imap_select

@@ -5,8 +5,10 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,7 +23,7 @@ namespace imap_select {
 struct ProxyOptions {
   std::string fixture_dir;
   std::string variant;  // before | after
-  std::string lie;      // after only: stale-exists | fetch-drops-flags
+  std::string lie;      // after only: a name in scenario.json's `lies`
   nlohmann::json params = nlohmann::json::object();
 };
 
@@ -33,13 +35,19 @@ class Proxy {
   Proxy& operator=(const Proxy&) = delete;
   bool shares_snapshots() const { return indexes_.has_value(); }
   const std::string& db_path() const { return db_path_; }
-  std::int64_t mailbox_id(std::string_view name) const { return find_mailbox(mailboxes_, name); }
+  std::int64_t mailbox_id(std::string_view name) const;
+  // A LOGIN the cache accepted (AFTER's lie "any-password" lets the same name in again).
+  bool remembered_login(const std::string& user);
+  void remember_login(const std::string& user);
   SharedIndexes& indexes() { return *indexes_; }
   Writer& writer() { return *writer_; }
 
  private:
   std::filesystem::path dir_;
   std::string db_path_;
+  std::string lie_;
+  std::mutex logins_m_;
+  std::set<std::string> logins_;
   std::vector<std::pair<std::string, std::int64_t>> mailboxes_;
   std::optional<SharedIndexes> indexes_;
   std::unique_ptr<Writer> writer_;

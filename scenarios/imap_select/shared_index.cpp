@@ -1,7 +1,9 @@
 #include "shared_index.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 namespace imap_select {
 
@@ -30,6 +32,10 @@ SharedIndex::SharedIndex(Db& db, std::int64_t mailbox_id, IndexLies lies) : lies
   }
   read.commit();
   s->select.exists = static_cast<std::uint32_t>(s->uids.size());
+  if (lies_.apply_in_place) {  // room to append in place: the vectors never move under a reader
+    s->uids.reserve(s->uids.size() + (1u << 20));
+    s->bits.reserve(s->bits.size() + (1u << 20));
+  }
   if (lies_.drop_keywords) s->flag_mask = static_cast<FlagBits>(0x1F);  // the five system flags
   current_ = std::move(s);
 }
@@ -39,42 +45,66 @@ std::shared_ptr<const IndexState> SharedIndex::current() const {
   return current_;
 }
 
-void SharedIndex::apply(const MailboxCommit& c) {
-  const auto cur = current();
-  if (c.highestmodseq <= cur->select.highestmodseq) return;  // already in this state
-  auto next = std::make_shared<IndexState>(*cur);
-  SelectState& s = next->select;
+namespace {
+
+// A commit's changes to `st`'s rows and seen/deleted counts; SELECT's numbers go to `s`.
+void apply_changes(IndexState& st, SelectState& s, const MailboxCommit& c) {
   auto count = [&](FlagBits f, int sign) {
-    if (f & kSeen) next->seen += sign;
-    if (f & kDeleted) next->deleted += sign;
+    if (f & kSeen) st.seen += sign;
+    if (f & kDeleted) st.deleted += sign;
   };
   for (const MessageChange& m : c.changes) {
     if (m.appended) {
-      if (!next->uids.empty() && m.uid <= next->uids.back()) continue;
-      next->uids.push_back(m.uid);
-      next->bits.push_back(m.flags);
+      if (!st.uids.empty() && m.uid <= st.uids.back()) continue;
+      st.uids.push_back(m.uid);
+      st.bits.push_back(m.flags);
       count(m.flags, +1);
-      if (m.uid >= next->recent_from_uid) ++s.recent;
-      if (!(m.flags & kSeen) && s.first_unseen == 0) s.first_unseen = static_cast<std::uint32_t>(next->uids.size());
+      if (m.uid >= st.recent_from_uid) ++s.recent;
+      if (!(m.flags & kSeen) && s.first_unseen == 0) s.first_unseen = static_cast<std::uint32_t>(st.uids.size());
       continue;
     }
-    const auto it = std::lower_bound(next->uids.begin(), next->uids.end(), m.uid);
-    if (it == next->uids.end() || *it != m.uid) continue;
-    const auto seq0 = static_cast<std::size_t>(it - next->uids.begin());
-    count(next->bits[seq0], -1);
+    const auto it = std::lower_bound(st.uids.begin(), st.uids.end(), m.uid);
+    if (it == st.uids.end() || *it != m.uid) continue;
+    const auto seq0 = static_cast<std::size_t>(it - st.uids.begin());
+    count(st.bits[seq0], -1);
     count(m.flags, +1);
-    next->bits[seq0] = m.flags;
+    st.bits[seq0] = m.flags;
     const auto seq = static_cast<std::uint32_t>(seq0 + 1);
     if (!(m.flags & kSeen) && (s.first_unseen == 0 || seq < s.first_unseen)) s.first_unseen = seq;
     if ((m.flags & kSeen) && s.first_unseen == seq) {  // the low-water mark moves on to the next unseen
       s.first_unseen = 0;
-      for (std::size_t i = seq0 + 1; i < next->bits.size(); ++i)
-        if (!(next->bits[i] & kSeen)) {
+      for (std::size_t i = seq0 + 1; i < st.bits.size(); ++i)
+        if (!(st.bits[i] & kSeen)) {
           s.first_unseen = static_cast<std::uint32_t>(i + 1);
           break;
         }
     }
   }
+}
+
+}  // namespace
+
+void SharedIndex::apply(const MailboxCommit& c) {
+  const auto cur = current();
+  if (c.highestmodseq <= cur->select.highestmodseq) return;  // already in this state
+  const bool room = cur->uids.capacity() >= cur->uids.size() + c.changes.size() &&
+                    cur->bits.capacity() >= cur->bits.size() + c.changes.size();
+  if (lies_.apply_in_place && room) {
+    // The lie: no copy per commit; the rows change under the sessions that hold this state,
+    // its numbers a moment later (the store of a few fields, widened here to a sleep).
+    auto& live = const_cast<IndexState&>(*cur);
+    SelectState s = live.select;
+    apply_changes(live, s, c);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    s.exists = static_cast<std::uint32_t>(live.uids.size());
+    s.uidnext = c.uidnext;
+    s.highestmodseq = c.highestmodseq;
+    live.select = s;
+    return;
+  }
+  auto next = std::make_shared<IndexState>(*cur);
+  SelectState& s = next->select;
+  apply_changes(*next, s, c);
   if (!lies_.stale_exists) {
     s.exists = static_cast<std::uint32_t>(next->uids.size());
     s.uidnext = c.uidnext;

@@ -30,9 +30,10 @@ struct IndexState : MailboxView {
 
 // How an AFTER lies (for `perfgate lies`): the honest index does neither.
 struct IndexLies {
-  bool stale_exists = false;   // appends reach the rows but not EXISTS/UIDNEXT
-  bool drop_keywords = false;  // FETCH answers system flags only
-  bool one_index = false;      // every mailbox answered from the first mailbox's index
+  bool stale_exists = false;    // appends reach the rows but not EXISTS/UIDNEXT
+  bool drop_keywords = false;   // FETCH answers system flags only
+  bool one_index = false;       // every mailbox answered from the first mailbox's index
+  bool apply_in_place = false;  // a commit written into the published state, no copy
 };
 
 class SharedIndex {

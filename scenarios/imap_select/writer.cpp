@@ -1,6 +1,7 @@
 #include "writer.hpp"
 
 #include <chrono>
+#include <optional>
 #include <random>
 
 #include "mail_db.hpp"
@@ -82,7 +83,13 @@ void Writer::transaction(Db& db, std::uint64_t count) {
                    "INSERT INTO messages (mailbox_id, uid, modseq, flags, internal_date, size, message_id, subject) "
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
   Statement update(db, "UPDATE mailboxes SET uidnext = ?2, highestmodseq = ?3 WHERE id = ?1");
-  Transaction tx(db, "BEGIN IMMEDIATE");
+  std::optional<Transaction> tx;
+  if (o_.commit_every <= 1) {
+    tx.emplace(db, "BEGIN IMMEDIATE");
+  } else if (!batch_open_) {
+    db.exec("BEGIN IMMEDIATE");
+    batch_open_ = true;
+  }
   MailboxCommit c;
   c.mailbox_id = o_.mailbox_id;
   if (!mailbox.bind(1, o_.mailbox_id).step()) throw std::runtime_error("the writer's mailbox is not in the cache");
@@ -133,7 +140,12 @@ void Writer::transaction(Db& db, std::uint64_t count) {
     std::unique_lock lock(m_);
     cv_.wait_for(lock, std::chrono::milliseconds(o_.hold_ms), [&] { return mode_ != Mode::Running; });
   }
-  tx.commit();
+  if (tx) {
+    tx->commit();
+  } else if ((status_.transactions + 1) % static_cast<std::uint64_t>(o_.commit_every) == 0) {
+    db.exec("COMMIT");
+    batch_open_ = false;
+  }
   if (o_.on_commit) o_.on_commit(c);
   std::lock_guard lock(m_);
   status_.ops += count;

@@ -39,8 +39,9 @@ struct WriterOptions {
   std::int64_t mailbox_id = 0;
   std::uint64_t seed = 4;
   int ops_per_transaction = 8;
-  int hold_ms = 3;   // the write transaction stays open this long after its operations
-  int pause_ms = 1;  // between transactions
+  int hold_ms = 3;       // the write transaction stays open this long after its operations
+  int pause_ms = 1;      // between transactions
+  int commit_every = 1;  // transactions per COMMIT (AFTER's lie "skip-commit" batches them)
   std::function<void(const MailboxCommit&)> on_commit;  // after COMMIT, on the writer thread
 };
 
@@ -71,6 +72,7 @@ class Writer {
   enum class Mode { Parked, Stepping, Running, Stopping } mode_ = Mode::Parked;
   std::uint64_t target_ = 0;
   WriterStatus status_;
+  bool batch_open_ = false;  // a batched write transaction is open (commit_every > 1)
   std::string failure_;
   std::thread thread_;
 };

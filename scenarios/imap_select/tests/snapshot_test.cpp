@@ -58,6 +58,39 @@ TEST(Agreement, EachLieIsVisibleInTheTranscript) {
   }
 }
 
+// The agreement probes' lies (agree_probes.hpp): a refused LOGIN let in, an unknown mailbox
+// answered, the cache left behind what SELECT announces.
+TEST(Agreement, TheProbesLiesAreVisible) {
+  auto answer = [](Proxy& p, std::initializer_list<std::string> lines) {
+    ProxyBackend backend(p);
+    ImapSession s(backend);
+    std::string out;
+    for (const auto& line : lines) out += say(s, line);
+    return out;
+  };
+  const std::string right = std::string("a LOGIN ") + kUser + " " + kPassword;
+  const std::string wrong = std::string("b LOGIN ") + kUser + " not-" + kPassword;
+  for (const auto& [variant, lie] : {std::pair{"before", ""}, {"after", ""}, {"after", "any-password"}}) {
+    Proxy p(options(variant, lie));
+    answer(p, {right});  // a LOGIN the cache accepted, then the same name with a wrong password
+    EXPECT_EQ(answer(p, {wrong}).find("b NO [AUTHENTICATIONFAILED]") == 0, std::string(lie).empty()) << lie;
+  }
+  Proxy honest(options("after")), liar(options("after", "unknown-box-as-inbox"));
+  EXPECT_EQ(answer(honest, {right, "c SELECT NoSuchBox"}).find("c NO [NONEXISTENT]") != std::string::npos, true);
+  EXPECT_EQ(answer(liar, {right, "c SELECT NoSuchBox"}).find("c NO [NONEXISTENT]"), std::string::npos);
+  auto cached_uidnext = [](Proxy& p) {
+    Db db(p.db_path(), Db::Mode::ReadOnly);
+    Statement q(db, "SELECT uidnext FROM mailboxes WHERE name = 'INBOX' ORDER BY id LIMIT 1");
+    return q.step() ? q.i64(0) : -1;
+  };
+  Proxy writes(options("after")), defers(options("after", "skip-commit"));
+  const auto at_start = cached_uidnext(writes);
+  ASSERT_EQ(writes.writer().step_to(400), "");
+  ASSERT_EQ(defers.writer().step_to(400), "");
+  EXPECT_GT(cached_uidnext(writes), at_start);
+  EXPECT_EQ(cached_uidnext(defers), at_start);
+}
+
 TEST(Agreement, AStepBackIsRefusedAndTheStateKept) {
   Proxy p(options("after"));
   ASSERT_EQ(p.writer().step_to(20), "");
