@@ -1,7 +1,10 @@
 // folder_keyset's sample: a full walk of one folder's sub-folders, page by page until
 // has_next is false. The pages are kept as returned and serialised after the timed walk: the
 // digest covers every answer column (id, name) of every walked row, in order. Then, untimed,
-// the walk after a write (below).
+// the walk after a write and the walk during a race (below). Before the walk, untimed, the
+// fixture's catalog is checked against the seeded one (pg_scenario::check_fixture).
+#include <functional>
+
 #include "filecloud/filecloud.hpp"
 #include "perfgate/percentile.hpp"
 #include "walk.hpp"
@@ -21,7 +24,11 @@ struct Walk {
   double total_ms = 0;
 };
 
-Walk walk(pf::PgConnection& conn, Walker& walker, int page_size, int subfolders) {
+// `between`: called after each page but the last with the pages walked so far and the last
+// name listed (untimed probes only; the timed walk passes none).
+using Between = std::function<void(std::size_t pages, const std::string& last)>;
+
+Walk walk(pf::PgConnection& conn, Walker& walker, int page_size, int subfolders, const Between& between = {}) {
   Walk w;
   for (;;) {
     const auto st = walker.next();
@@ -35,8 +42,14 @@ Walk walk(pf::PgConnection& conn, Walker& walker, int page_size, int subfolders)
     w.pages.emplace_back(std::move(r), static_cast<int>(page.names.size()));
     if (!page.has_next) break;
     if (w.page_ms.size() > static_cast<std::size_t>(subfolders) + 3) throw std::runtime_error("the walk does not end");
+    if (between) between(w.pages.size(), page.names.back());
   }
   return w;
+}
+
+std::unique_ptr<Walker> make_walker(const perfgate::Invocation& inv, int page_size) {
+  const std::string parent = fc::walk_parent_folder_id();
+  return inv.variant == "after" ? make_after(parent, page_size, inv.lie) : make_before(parent, page_size);
 }
 
 // cache.freshness, asked (an AFTER may keep a listing across walks whether or not BEFORE
@@ -60,12 +73,46 @@ Walk walk_after_a_write(pf::PgConnection& conn, const perfgate::Invocation& inv,
   if (inv.lying("stale-listing")) {
     again = timed;
   } else {
-    const auto walker =
-        inv.variant == "after" ? make_after(parent, page_size, inv.lie) : make_before(parent, page_size);
-    again = walk(conn, *walker, page_size, subfolders + 1);
+    again = walk(conn, *make_walker(inv, page_size), page_size, subfolders + 1);
   }
   conn.exec("ROLLBACK");
   return again;
+}
+
+// callers.race, asked: another caller, on a connection of its own, commits between pages 2
+// and 3 a sub-folder named right after the cursor and trashes the folder's last sub-folder
+// (both undone after the walk). OFFSET and keyset agree on writes ahead of the cursor: the
+// walk must list the new one and leave out the trashed one. The lie "walk-read-once" fetches
+// the whole walk at its first page, before the other caller writes, and serves the rest from
+// that copy.
+Walk walk_during_a_race(pf::PgConnection& conn, const perfgate::Invocation& inv, int page_size, int subfolders) {
+  const std::string parent = fc::walk_parent_folder_id();
+  const std::string id = "f0000000-0000-4000-8000-000000000050";
+  pgs::OtherCaller other(inv.fixture);
+  auto race = [&](std::size_t pages, const std::string& last) {
+    if (pages != 2) return;
+    const std::string trashed =
+        conn.exec_params("SELECT id FROM folders WHERE parent_id = $1 AND NOT is_trashed ORDER BY name DESC LIMIT 1",
+                         {parent})
+            .str(0, 0);
+    other.commit({{"INSERT INTO folders (id, name, parent_id, path, drive_id, is_trashed, created_at, updated_at) "
+                   "SELECT $2, $3, id, path || '/' || $3, drive_id, false, created_at, updated_at FROM folders "
+                   "WHERE id = $1",
+                   {parent, id, last + "-new"}},
+                  {"UPDATE folders SET is_trashed = true WHERE id = $1", {trashed}}},
+                 {{"DELETE FROM folders WHERE id = $1", {id}},
+                  {"UPDATE folders SET is_trashed = false WHERE id = $1", {trashed}}});
+  };
+  const auto walker = make_walker(inv, page_size);
+  Walk w;
+  if (inv.lying("walk-read-once")) {
+    w = walk(conn, *walker, page_size, subfolders);
+    race(2, w.pages.size() > 1 ? w.pages[1].first.str(page_size - 1, 1) : "");
+  } else {
+    w = walk(conn, *walker, page_size, subfolders + 1, race);
+  }
+  other.undo();
+  return w;
 }
 
 }  // namespace
@@ -74,11 +121,16 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   const int subfolders = inv.param<int>("subfolders");
   const int page_size = inv.param<int>("page_size", 500);
   if (page_size < 1) throw std::runtime_error("page_size must be at least 1");
-  const auto walker = inv.variant == "after" ? make_after(fc::walk_parent_folder_id(), page_size, inv.lie)
-                                             : make_before(fc::walk_parent_folder_id(), page_size);
+  const auto walker = make_walker(inv, page_size);
 
   pf::PgConnection conn(inv.fixture);
-  fc::check_fixture(conn, "folder_tree", {{"subfolders", subfolders}});
+  pgs::check_fixture(conn, "folder_tree", {{"subfolders", subfolders}});
+  // The lie "helper-index": a covering index built once, by the first sample (the warm-up
+  // round), that every later sample's pages read with an index-only scan.
+  if (inv.lying("helper-index"))
+    conn.exec(
+        "CREATE INDEX IF NOT EXISTS idx_folders_walk ON folders (parent_id, name) INCLUDE (id) "
+        "WHERE NOT is_trashed");
   pgs::prepare_session(conn, walker->statements());
 
   const Walk timed = walk(conn, *walker, page_size, subfolders);
@@ -87,12 +139,16 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   pgs::Answers after_write;
   for (const auto& [r, rows] : walk_after_a_write(conn, inv, page_size, subfolders, timed).pages)
     after_write.add("after a write", r, rows, kAnswerColumns);
+  pgs::Answers during_race;
+  for (const auto& [r, rows] : walk_during_a_race(conn, inv, page_size, subfolders).pages)
+    during_race.add("during a race", r, rows, kAnswerColumns);
 
   perfgate::Report report;
   perfgate::Digest digest;
   perfgate::OutputLog log(digest);
   answers.write(log);
   after_write.write(log);
+  during_race.write(log);
   if (answers.rows() != static_cast<std::size_t>(subfolders))
     report.not_equivalent("walked " + std::to_string(answers.rows()) + " sub-folders, the folder holds " +
                           std::to_string(subfolders));

@@ -1,7 +1,9 @@
 // keyset_listing's sample: both orders drained page by page with the variant's statements.
 // The pages are kept as returned and serialised after the timed window: the digest covers
 // every column of every row (type, id, name, size, updated_at, sort_str), in both orders, and
-// the name order again after a write (untimed, below).
+// the name order again after a write and during a race (untimed, below). Before the drains,
+// untimed, the fixture's catalog is checked against the seeded one (pg_scenario::check_fixture).
+#include <functional>
 #include <numeric>
 
 #include "filecloud/filecloud.hpp"
@@ -28,8 +30,13 @@ Cursor cursor_after(const pf::PgResult& r, int row) {
   return {r.str(row, 0) == "file", r.str(row, 5), r.str(row, 4), r.str(row, 1)};
 }
 
-// `max_pages` < 0: to the end. The lie "stop-early" stops the name order half-way.
-Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit, int max_pages) {
+// `max_pages` < 0: to the end. The lie "stop-early" stops the name order half-way. `between`:
+// called after each full page with the pages drained so far and the cursor (untimed probes
+// only; the timed drains pass none).
+using Between = std::function<void(std::size_t pages, const Cursor& cursor)>;
+
+Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit, int max_pages,
+            const Between& between = {}) {
   Drain d;
   std::optional<Cursor> cursor;
   for (;;) {
@@ -44,6 +51,7 @@ Drain drain(pf::PgConnection& conn, const Lister& lister, Order order, int limit
     if (n > 0) cursor = cursor_after(r, n - 1);
     d.pages.push_back(std::move(r));
     if (n < limit || static_cast<int>(d.page_ms.size()) == max_pages) break;
+    if (between) between(d.pages.size(), *cursor);
   }
   return d;
 }
@@ -81,6 +89,44 @@ Drain drain_after_a_write(pf::PgConnection& conn, const perfgate::Invocation& in
   return again;
 }
 
+// callers.race, asked: another caller, on a connection of its own, commits between pages 2 and 3
+// a file named right after the cursor and trashes the folder's last file in name order (both
+// undone after the drain). Both variants are keyset drains: the name order drained a third time
+// must list the new file and leave out the trashed one. The lie "drain-read-once" fetches the
+// whole drain at its first page, before the other caller writes, and serves the rest from it.
+Drain drain_during_a_race(pf::PgConnection& conn, const perfgate::Invocation& inv, const Lister& lister, int limit,
+                          const std::string& schema) {
+  const std::string folder = fc::listing_folder_id();
+  const std::string id = "f0000000-0000-4000-8000-000000000050";
+  pgs::OtherCaller other(inv.fixture);
+  auto race = [&](std::size_t pages, const Cursor& cursor) {
+    if (pages != 2) return;
+    const std::string trashed = conn.exec_params(
+                                        "SELECT id FROM files WHERE folder_id = $1 AND NOT is_trashed ORDER BY "
+                                        "LOWER(name) DESC, id DESC LIMIT 1",
+                                        {folder})
+                                    .str(0, 0);
+    other.commit({{"INSERT INTO " + schema +
+                       ".files (id, name, folder_id, drive_id, size, mime_type, is_trashed, created_at, updated_at, "
+                       "media_sort_date, category_order) SELECT $2, $3, id, drive_id, 4242, 'image/jpeg', false, "
+                       "'2026-12-07 00:00:00+00', '2026-12-07 00:00:00+00', '2026-12-07 00:00:00+00', 1 FROM " +
+                       schema + ".folders WHERE id = $1",
+                   {folder, id, cursor.sort_str + " (2)"}},
+                  {"UPDATE " + schema + ".files SET is_trashed = true WHERE id = $1", {trashed}}},
+                 {{"DELETE FROM " + schema + ".files WHERE id = $1", {id}},
+                  {"UPDATE " + schema + ".files SET is_trashed = false WHERE id = $1", {trashed}}});
+  };
+  Drain d;
+  if (inv.lying("drain-read-once")) {
+    d = drain(conn, lister, Order::Name, limit, -1);
+    if (d.pages.size() > 2) race(2, *d.cursors[2]);
+  } else {
+    d = drain(conn, lister, Order::Name, limit, -1, race);
+  }
+  other.undo();
+  return d;
+}
+
 }  // namespace
 
 perfgate::Report run(const perfgate::Invocation& inv) {
@@ -93,8 +139,14 @@ perfgate::Report run(const perfgate::Invocation& inv) {
                           : make_before(fc::listing_folder_id());
 
   pf::PgConnection conn(inv.fixture);
-  fc::check_fixture(conn, "listing", {{"folders", params.folders}, {"files", params.files}});
+  pgs::check_fixture(conn, "listing", {{"folders", params.folders}, {"files", params.files}});
   conn.exec("SET search_path = " + schema);
+  // The lie "helper-index": a covering index built once, by the first sample (the warm-up round),
+  // that every later sample's file pages read with an index-only scan.
+  if (inv.lying("helper-index"))
+    conn.exec(
+        "CREATE INDEX IF NOT EXISTS idx_files_listing ON files (folder_id, LOWER(name), id) "
+        "INCLUDE (name, size, updated_at) WHERE NOT is_trashed");
   pgs::prepare_session(conn, lister->statements());
 
   const std::size_t expected = static_cast<std::size_t>(params.folders + params.files);
@@ -102,6 +154,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   Drain by_name = drain(conn, *lister, Order::Name, limit, name_pages);
   Drain by_mtime = drain(conn, *lister, Order::Modified, limit, -1);
   const Drain after_write = drain_after_a_write(conn, inv, *lister, limit, by_name);
+  const Drain during_race = drain_during_a_race(conn, inv, *lister, limit, schema);
 
   perfgate::Report report;
   perfgate::Digest digest;
@@ -109,6 +162,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   write(log, "name", by_name);
   write(log, "mtime", by_mtime);
   write(log, "name after a write", after_write);
+  write(log, "name during a race", during_race);
   for (const auto* d : {&by_name, &by_mtime})
     if (d->rows != expected)
       report.not_equivalent("drained " + std::to_string(d->rows) + " rows in " +

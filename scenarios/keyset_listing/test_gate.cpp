@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pg_scenario/gate_test.hpp"
+#include "postgres/pg_client.hpp"
 
 using namespace perfgate::fixtures::testing;
 
@@ -14,7 +15,7 @@ struct Scenario {
   static constexpr const char* kName = "keyset_listing";
   static constexpr const char* kParams = R"({"folders": 30, "files": 700, "page_size": 50})";
   static constexpr const char* kOtherParams = R"({"folders": 31, "files": 700, "page_size": 50})";
-  static std::vector<std::string> lies() { return {"null-size", "stop-early", "stale-listing"}; }
+  static std::vector<std::string> lies() { return {"null-size", "stop-early", "stale-listing", "drain-read-once"}; }
 };
 
 }  // namespace
@@ -58,19 +59,39 @@ TEST_F(KeysetListingGate, ReportCarriesTheContractFields) {
   EXPECT_NE(plan.find("Buffers"), std::string::npos) << plan;
   EXPECT_NE(plan.find("Seq Scan on files"), std::string::npos) << "BEFORE rescans the folder: " << plan;
   std::ifstream in(path);
-  std::vector<std::string> after_write;
+  std::vector<std::string> after_write, race;
   int lines = 0;
-  for (std::string line; std::getline(in, line); ++lines)
+  for (std::string line; std::getline(in, line); ++lines) {
     if (line.rfind("name after a write", 0) == 0) after_write.push_back(line);
-  // Both orders, then the name order after a write (one added, one renamed, one trashed).
-  EXPECT_EQ(lines, 3 * 730);
+    if (line.rfind("name during a race", 0) == 0) race.push_back(line);
+  }
+  // Both orders, the name order after a write (one added, one renamed, one trashed), then
+  // during a race (one added after the cursor, one trashed ahead of it).
+  EXPECT_EQ(lines, 4 * 730);
   ASSERT_EQ(after_write.size(), 730u);
+  ASSERT_EQ(race.size(), 730u);
   auto holds = [&](const std::string& name) {
     return std::any_of(after_write.begin(), after_write.end(),
                        [&](const std::string& l) { return l.find(name) != std::string::npos; });
   };
+  // Page 2 ends at File_00000070.JPG: the new file follows it, the last one is trashed.
+  EXPECT_NE(race[100].find("file_00000070.jpg (2)"), std::string::npos) << race[100];
+  EXPECT_NE(race.back().find("File_00000699.JPG"), std::string::npos) << race.back();
   EXPECT_TRUE(holds("File_00000000.JPG"));
   EXPECT_TRUE(holds("File_99999999.JPG"));
   EXPECT_FALSE(holds("File_00000001.JPG"));
   EXPECT_FALSE(holds("File_00000002.JPG"));
+}
+
+TEST_F(KeysetListingGate, AHelperBuiltInTheFixtureIsADivergence) {
+  auto r = db_->run("after", {"--lie", "helper-index"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.last_json().value("equivalent", true), true) << r.last_json().dump();
+  r = db_->run("after");
+  perfgate::fixtures::PgConnection(db_->fixture()).exec("DROP INDEX migrated.idx_files_listing");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = r.last_json();
+  EXPECT_EQ(j.value("equivalent", true), false) << j.dump();
+  EXPECT_NE(j.value("equivalence_reason", "").find("added migrated.idx_files_listing i"), std::string::npos)
+      << j.dump();
 }

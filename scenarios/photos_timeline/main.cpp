@@ -10,9 +10,11 @@
 // of an expired grant in the accessible drives.
 #include "filecloud/filecloud.hpp"
 #include "perfgate/scenario_main.hpp"
+#include "pg_scenario/pg_scenario.hpp"
 #include "timeline.hpp"
 
 namespace fc = perfgate::seeders::filecloud;
+namespace pgs = perfgate::pg_scenario;
 
 int main(int argc, char** argv) {
   return perfgate::scenario_main(
@@ -20,7 +22,9 @@ int main(int argc, char** argv) {
       perfgate::ScenarioProgram("photos_timeline")
           .variants({"before", "after"})
           .seed([](const perfgate::Invocation& inv) {
-            return fc::seed_photos(inv.target, {inv.param<int>("images"), inv.param<int>("drives")}).to_json();
+            const auto stats = fc::seed_photos(inv.target, {inv.param<int>("images"), inv.param<int>("drives")});
+            pgs::record_catalog(inv.target);
+            return stats.to_json();
           })
           .run(photos_timeline::run));
 }

@@ -15,8 +15,9 @@
 namespace perfgate::seeders::filecloud {
 
 // Bump whenever the seeded content, the schema or the indexes change: it is part of the
-// template database's name (scenario.json fixture.version carries the same number).
-inline constexpr int kVersion = 1;
+// template database's name (scenario.json fixture.version carries the same number). v2: the
+// seeded catalog is recorded in perfgate_catalog (pg_scenario::record_catalog).
+inline constexpr int kVersion = 2;
 
 struct SeedStats {
   long long rows = 0;  // rows loaded, every table

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,40 @@ class Answers {
 // executed once more through its prepared statement and explained.
 json plan_cache(fixtures::PgConnection& conn);
 json explain_page(fixtures::PgConnection& conn, const Statement& st, std::size_t page, std::size_t of_pages);
+
+// --- the fixture's catalog (work.deferred) ---------------------------------------------------
+// One entry per relation outside the system schemas: "schema.name kind" and, for an index, its
+// definition (pg_class and pg_index), sorted. perfgate_catalog holds the seeded entries.
+std::vector<std::string> catalog(fixtures::PgConnection& conn);
+// At seed time, once the seeder is done: records catalog() in public.perfgate_catalog.
+void record_catalog(const std::string& dsn);
+// Each sample, untimed before its pages: filecloud's check_fixture (shape and parameters), then
+// the catalog compared with the seeded one. A helper built in the fixture since (an index, a
+// materialised view, a table left by an earlier sample) throws NotEquivalent naming it.
+void check_fixture(fixtures::PgConnection& conn, const std::string& shape, const nlohmann::json& params);
+
+// --- another caller (callers.race) -----------------------------------------------------------
+// Writes another caller commits on a connection of its own, so that a walk in progress sees
+// them between two of its pages, and the writes that undo them: run by undo(), or by the
+// destructor if the walk threw first, so the fixture stays as seeded.
+struct Write {
+  std::string sql;
+  std::vector<fixtures::PgParam> params;
+};
+class OtherCaller {
+ public:
+  explicit OtherCaller(const std::string& dsn) : conn_(dsn) {}
+  ~OtherCaller();
+  OtherCaller(const OtherCaller&) = delete;
+  OtherCaller& operator=(const OtherCaller&) = delete;
+  // Runs `writes` in one transaction and commits; `undo` is kept for undo().
+  void commit(const std::vector<Write>& writes, std::vector<Write> undo);
+  void undo();
+
+ private:
+  void transaction(const std::vector<Write>& writes);
+  fixtures::PgConnection conn_;
+  std::vector<Write> undo_;
+};
 
 }  // namespace perfgate::pg_scenario
