@@ -3,11 +3,12 @@
 //
 //   photos_timeline seed --target DSN --params '{"images":50000,"drives":3}'
 //   photos_timeline run  --variant before|after --fixture DSN --params JSON
-//                        [--lie no-metadata-join|no-folder-join|ignore-grant-expiry]
+//                        [--lie NAME]   (the manifest's `lies`)
 //
-// Lies (the manifest's `lies`, each doing less than BEFORE): AFTER without the file_metadata
-// join (width, height, camera NULL), without the folders join (path NULL), or keeping the drive
-// of an expired grant in the accessible drives.
+// Lies (each doing less than BEFORE): AFTER without the file_metadata join (width, height,
+// camera NULL), without the folders join (path NULL), keeping the drive of an expired grant,
+// keeping the drives of the object's first listing, comparing the cursor on the date alone,
+// one static slot for every timeline's drives, or every page cut from rows start() fetched.
 #include "filecloud/filecloud.hpp"
 #include "perfgate/scenario_main.hpp"
 #include "pg_scenario/pg_scenario.hpp"
