@@ -15,7 +15,7 @@ std::size_t entry_bytes(const std::string& key, const Page& page) {
 PagePtr LruTtlStore::get(const std::string& key) {
   auto it = map_.find(key);
   if (it == map_.end()) return nullptr;
-  if (Clock::now() >= it->second->expires) {
+  if (now() >= it->second->expires) {
     erase(it->second);
     return nullptr;
   }
@@ -23,9 +23,24 @@ PagePtr LruTtlStore::get(const std::string& key) {
   return it->second->page;
 }
 
+PagePtr LruTtlStore::find(const std::string& key, bool check_ttl, bool splice) {
+  auto it = map_.find(key);
+  if (it == map_.end()) return nullptr;
+  if (check_ttl && now() >= it->second->expires) {
+    erase(it->second);
+    return nullptr;
+  }
+  if (splice) lru_.splice(lru_.begin(), lru_, it->second);
+  return it->second->page;
+}
+
+void LruTtlStore::touch(const std::string& key) {
+  if (auto it = map_.find(key); it != map_.end()) lru_.splice(lru_.begin(), lru_, it->second);
+}
+
 void LruTtlStore::insert(const std::string& key, PagePtr page, std::size_t bytes) {
   if (auto it = map_.find(key); it != map_.end()) erase(it->second);
-  lru_.push_front(Entry{key, std::move(page), bytes, Clock::now() + ttl_});
+  lru_.push_front(Entry{key, std::move(page), bytes, now() + ttl_});
   map_.emplace(key, lru_.begin());
   bytes_ += bytes;
 }

@@ -56,15 +56,18 @@ SearchKey key_of(std::size_t i, std::uint32_t limit) {
   return k;
 }
 
-PagePtr build_page(const SearchKey& key, Build build) {
+PagePtr build_page(const SearchKey& key, Build build, const Data& data) {
   const std::string text = key.text();
+  const std::string renamed =
+      data.generation > 0 && key.user == data.renamed_user ? "renamed" + std::to_string(data.generation) + "-" : "";
   Rng rng{XXH64(text.data(), text.size(), 0)};
   auto page = std::make_shared<Page>();
   page->reserve(key.limit);
   for (std::uint32_t r = 0; r < key.limit; ++r) {
     ResultRow row;
     row.file_id = static_cast<std::int64_t>(rng.next() % 100000000);
-    row.name = std::string(rng.word()) + "-" + std::to_string(key.offset + r) + "-" + rng.word() + ".dat";
+    std::string name = std::string(rng.word()) + "-" + std::to_string(key.offset + r) + "-" + rng.word() + ".dat";
+    row.name = renamed.empty() ? std::move(name) : renamed + name;
     row.path = "/files/" + key.user + "/" + rng.word() + "/" + rng.word() + "/" + rng.word() + "/" + row.name;
     row.mime = kMimes[rng.next() % kMimes.size()];
     row.size = static_cast<std::int64_t>(rng.next() % (1ULL << 32));

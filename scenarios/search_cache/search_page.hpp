@@ -33,7 +33,15 @@ using PagePtr = std::shared_ptr<const Page>;
 // What the build skips (the lies' shortcuts; Honest for the real search).
 enum class Build { Honest, NoEnrichment };
 
-PagePtr build_page(const SearchKey& key, Build build = Build::Honest);
+// The data the search reads: generation 0 as seeded; a later generation has the files of
+// `renamed_user` renamed (each row's name and path carry the generation), as a rename between two
+// searches would, so a page built before it is stale.
+struct Data {
+  std::string renamed_user;
+  std::uint32_t generation = 0;
+};
+
+PagePtr build_page(const SearchKey& key, Build build = Build::Honest, const Data& data = {});
 
 // The i-th distinct key of a run (0 <= i < 1024 * k): users, queries and offsets vary so
 // every i is a different cache entry.

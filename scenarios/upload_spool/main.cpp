@@ -4,7 +4,7 @@
 //   --read-only, the spool (--write bare|buffered). Syscalls are counted by the harness from
 //   /proc/<pid>/io; the program also counts its own read(2)/write(2) calls as a cross-check.
 //   Lies (spool.hpp): --lie short-read|drop-last-frame|skip-spool-write|swap-last-frames|
-//   no-final-flush.
+//   no-final-flush|digest-sidecar|eof-on-error. Then the untimed probes (probes.cpp).
 // The digest covers every byte of every part read and every spooled file's content.
 #include <cstdlib>
 
@@ -49,6 +49,10 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     work.field(wr.digest);
     for (const auto& l : wr.lines) out.line(l);
   }
+  // Untimed, after every figure (probes.cpp): a rewritten part read again, a missing part, a
+  // part that is a directory.
+  const char* dir = std::getenv("PERFGATE_WORKDIR");
+  upload_spool::run_probes(dir ? dir : ".", p, read_kib * 1024, out, work);
   return report.digest(work.hex());
 }
 

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,30 @@ struct Params {
   // "skip-spool-write" digests the frames in memory and writes no spool file at all (same
   // output, no write(2): caught by the exact count of syscw), "swap-last-frames" writes an
   // upload's last two frames in each other's place (same bytes, same calls, wrong order),
-  // "no-final-flush" closes each upload without writing the buffered writer's last buffer.
+  // "no-final-flush" closes each upload without writing the buffered writer's last buffer,
+  // "digest-sidecar" keeps each part's digest in a sidecar keyed by path and size and never reads
+  // a part it has seen again, "eof-on-error" skips a part it cannot open and takes a failed
+  // read(2) for the end of the part.
   std::string lie;
 };
+
+// An I/O call that failed: the step ("open", "read", "create", "write", "map") and its errno, so
+// a probe can record where a variant failed without the path.
+struct IoError : std::runtime_error {
+  IoError(const std::string& step, const fs::path& p, int err);
+  std::string step;
+  int err;
+};
+
+// The i-th part's file in `dir` (part-%03d.bin).
+fs::path part_path(const fs::path& dir, int i);
+// Writes `bytes` deterministic bytes from `seed` into `file` through a shared mapping (no write(2),
+// so the write syscalls the harness counts stay the spool's).
+void write_part(const fs::path& file, std::size_t bytes, std::uint64_t seed);
+
+// The untimed probes after the timed passes (probes.cpp): their lines go to `out` and `work`.
+void run_probes(const fs::path& workdir, const Params& p, std::size_t read_buffer, perfgate::OutputLog& out,
+                perfgate::Digest& work);
 
 Params params_from(const perfgate::Invocation& inv);
 

@@ -53,6 +53,18 @@ TEST(WeighedCache, ExpiredEntriesAreMisses) {
   EXPECT_EQ(cache.retained_bytes(), 0u);
 }
 
+TEST(WeighedCache, AClockMovedPastTheTtlExpiresAndARenameShowsInTheRebuild) {
+  WeighedCache cache(1 << 30, kTtl);
+  cache.put("k", build_page(key_of(0, 10)));
+  cache.advance_clock(std::chrono::seconds(599));
+  EXPECT_NE(cache.get("k"), nullptr);
+  cache.advance_clock(std::chrono::seconds(2));
+  EXPECT_EQ(cache.get("k"), nullptr);
+  const Data renamed{key_of(0, 10).user, 1};
+  EXPECT_NE(page_digest(*build_page(key_of(0, 10), Build::Honest, renamed)), page_digest(*build_page(key_of(0, 10))));
+  EXPECT_EQ(page_digest(*build_page(key_of(1, 10), Build::Honest, renamed)), page_digest(*build_page(key_of(1, 10))));
+}
+
 perfgate::Invocation invocation(const std::string& variant, const std::string& lie = "") {
   perfgate::Invocation inv;
   inv.command = "run";
@@ -76,8 +88,8 @@ TEST(Sample, BothVariantsAnswerTheSameAndAfterRetainsLess) {
 
 TEST(Sample, EachLieChangesTheAnswers) {
   const auto before = run(invocation("before")).to_json();
-  for (const char* lie :
-       {"drop-enrichment", "cache-first-rows", "key-no-user", "key-no-query", "key-no-offset", "key-no-limit"})
+  for (const char* lie : {"drop-enrichment", "cache-first-rows", "key-no-user", "key-no-query", "key-no-offset",
+                          "key-no-limit", "no-ttl-check", "scratch-page", "default-limit", "deferred-lru"})
     EXPECT_NE(run(invocation("after", lie)).to_json()["digest"], before["digest"]) << lie;
 }
 
