@@ -118,6 +118,22 @@ std::vector<AssetSpec> plan_catalog(const SeedParams& p) {
   return out;
 }
 
+// The untimed probes (scenario.json service.probes), asked once per sample after the window:
+// what the workload never asks. `hot`: the first (hottest) URL, /assets/<package>/<version>/<file>.
+// No package has a major version above 3, so 9.9.9 is an unknown version of a known file.
+static void write_probes(const std::string& file, const std::string& hot) {
+  const auto version = hot.find('/', std::string("/assets/").size());
+  const auto name = hot.find('/', version + 1);
+  const std::string package_path = hot.substr(0, version);  // /assets/<package>
+  std::ofstream out(file, std::ios::trunc);
+  out << "# asset_cache probes: 404, 404, 404, 405 (GET only)\n"
+      << package_path << "/9.9.9" << hot.substr(name) << '\n'
+      << "/assets/no-such-package/1.0.0/index.js\n"
+      << hot.substr(0, name) << '\n'
+      << "POST " << hot << '\n';
+  if (!out.flush()) throw std::runtime_error("cannot write " + file);
+}
+
 std::vector<std::string> url_order(const SeedParams& p, const std::vector<AssetSpec>& assets) {
   std::vector<std::string> urls;
   for (const auto& a : assets) urls.push_back(a.path);
@@ -270,9 +286,11 @@ nlohmann::json seed_fixture(const SeedParams& p, const std::string& dir) {
   }
   exec("COMMIT");
 
+  const auto order = url_order(p, assets);
   std::ofstream urls(dir + "/urls.txt", std::ios::trunc);
-  for (const auto& u : url_order(p, assets)) urls << u << '\n';
+  for (const auto& u : order) urls << u << '\n';
   if (!urls.flush()) throw std::runtime_error("cannot write " + dir + "/urls.txt");
+  write_probes(dir + "/probes.txt", order.front());
   return {{"assets", assets.size()}, {"packages", p.packages}, {"gz_bytes", gz_bytes}, {"raw_bytes", raw_bytes}};
 }
 

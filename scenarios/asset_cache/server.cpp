@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 #include <cctype>
 #include <condition_variable>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -61,7 +62,17 @@ struct Answer {
   bool bare = false;    // the hit-no-headers lie: no Content-Type, no Vary
 };
 
-enum class Lie { None, EmptyHit, StaleHit, ErrorOnePercent, KeyNoVersion, HitNoHeaders, CrossedAnswers };
+enum class Lie {
+  None,
+  EmptyHit,
+  StaleHit,
+  ErrorOnePercent,
+  KeyNoVersion,
+  HitNoHeaders,
+  CrossedAnswers,
+  GuessVersion,
+  PreloadCatalogue
+};
 
 Lie parse_lie(const std::string& name) {
   if (name.empty()) return Lie::None;
@@ -71,9 +82,11 @@ Lie parse_lie(const std::string& name) {
   if (name == "key-no-version") return Lie::KeyNoVersion;
   if (name == "hit-no-headers") return Lie::HitNoHeaders;
   if (name == "crossed-answers") return Lie::CrossedAnswers;
-  throw std::invalid_argument(
-      "unknown --lie '" + name +
-      "': expected empty-hit, stale-hit, error-1pct, key-no-version, hit-no-headers or crossed-answers");
+  if (name == "guess-version") return Lie::GuessVersion;
+  if (name == "preload-catalogue") return Lie::PreloadCatalogue;
+  throw std::invalid_argument("unknown --lie '" + name +
+                              "': expected empty-hit, stale-hit, error-1pct, key-no-version, hit-no-headers, "
+                              "crossed-answers, guess-version or preload-catalogue");
 }
 
 // The actor: the only thread that touches the SQLite connection and the cache.
@@ -302,7 +315,10 @@ void Actor::loop() {
         if (!a.blob) a.blob = previous_;
       } else {
         counters_.misses.fetch_add(1, std::memory_order_relaxed);
-        if (auto gz = store_.fetch(job.package, job.version, job.file)) {
+        auto gz = store_.fetch(job.package, job.version, job.file);
+        // The lie "guess-version": an unknown version of a known package file answered with its newest.
+        if (!gz && lie_ == Lie::GuessVersion) gz = store_.fetch_newest(job.package, job.file);
+        if (gz) {
           a.blob = std::make_shared<const std::string>(std::move(*gz));
           cache_.put(key, a.blob);
           counters_.cache_entries.store(cache_.size(), std::memory_order_relaxed);
@@ -348,6 +364,18 @@ void Actor::deliver() {
   }
 }
 
+// The lie "preload-catalogue": the cache filled before the server listens, from the fixture's
+// URL list (its first, hottest, paths up to the capacity), so the window never pays those misses.
+void preload(AssetStore& store, Cache& cache, const std::string& dir) {
+  std::ifstream urls(dir + "/urls.txt");
+  for (std::string path; cache.size() < cache.capacity() && std::getline(urls, path);) {
+    const auto v = path.find('/', 8), f = path.find('/', v + 1);  // /assets/<package>/<version>/<file>
+    if (v == std::string::npos || f == std::string::npos) continue;
+    if (auto gz = store.fetch(path.substr(8, v - 8), path.substr(v + 1, f - v - 1), path.substr(f + 1)))
+      cache.put(path, std::make_shared<const std::string>(std::move(*gz)));
+  }
+}
+
 }  // namespace
 
 int serve(const ServerOptions& o) {
@@ -366,6 +394,7 @@ int serve(const ServerOptions& o) {
   acceptor.bind(ep);
   acceptor.listen(asio::socket_base::max_listen_connections);
 
+  if (lie == Lie::PreloadCatalogue) preload(store, *cache, o.fixture_dir);
   Actor actor(io, store, *cache, counters, /*strands=*/o.io_threads > 1, lie);
   asio::signal_set signals(io, SIGTERM, SIGINT);
   signals.async_wait([&](error_code, int) {

@@ -28,6 +28,7 @@ AssetStore::AssetStore(const std::string& fixture_dir) {
 }
 
 AssetStore::~AssetStore() {
+  sqlite3_finalize(newest_);
   sqlite3_finalize(lookup_);
   sqlite3_close(db_);
 }
@@ -37,14 +38,30 @@ std::optional<std::string> AssetStore::fetch(std::string_view package, std::stri
   sqlite3_bind_text(lookup_, 1, package.data(), static_cast<int>(package.size()), SQLITE_STATIC);
   sqlite3_bind_text(lookup_, 2, version.data(), static_cast<int>(version.size()), SQLITE_STATIC);
   sqlite3_bind_text(lookup_, 3, file.data(), static_cast<int>(file.size()), SQLITE_STATIC);
+  return step_blob(lookup_);
+}
+
+std::optional<std::string> AssetStore::fetch_newest(std::string_view package, std::string_view file) {
+  if (!newest_ && sqlite3_prepare_v2(db_,
+                                     "SELECT a.content_gz FROM assets a JOIN versions v ON v.id = a.version_id "
+                                     "JOIN packages p ON p.id = v.package_id WHERE p.name = ?1 AND a.file = ?2 "
+                                     "ORDER BY v.id DESC LIMIT 1",
+                                     -1, &newest_, nullptr) != SQLITE_OK)
+    throw std::runtime_error(std::string("cannot prepare the newest-version lookup: ") + sqlite3_errmsg(db_));
+  sqlite3_bind_text(newest_, 1, package.data(), static_cast<int>(package.size()), SQLITE_STATIC);
+  sqlite3_bind_text(newest_, 2, file.data(), static_cast<int>(file.size()), SQLITE_STATIC);
+  return step_blob(newest_);
+}
+
+std::optional<std::string> AssetStore::step_blob(sqlite3_stmt* stmt) {
   std::optional<std::string> out;
-  const int rc = sqlite3_step(lookup_);
+  const int rc = sqlite3_step(stmt);
   if (rc == SQLITE_ROW) {
-    const auto* p = static_cast<const char*>(sqlite3_column_blob(lookup_, 0));
-    out.emplace(p, static_cast<std::size_t>(sqlite3_column_bytes(lookup_, 0)));
+    const auto* p = static_cast<const char*>(sqlite3_column_blob(stmt, 0));
+    out.emplace(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt, 0)));
   }
-  sqlite3_reset(lookup_);
-  sqlite3_clear_bindings(lookup_);
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE)
     throw std::runtime_error(std::string("asset lookup failed: ") + sqlite3_errmsg(db_));
   return out;

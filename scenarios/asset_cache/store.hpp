@@ -35,10 +35,15 @@ class AssetStore {
 
   // The gzip bytes of /assets/<package>/<version>/<file>, or nullopt.
   std::optional<std::string> fetch(std::string_view package, std::string_view version, std::string_view file);
+  // The gzip bytes of the package's file in its newest version, or nullopt (the lie
+  // "guess-version": an unknown version answered with a known one).
+  std::optional<std::string> fetch_newest(std::string_view package, std::string_view file);
 
  private:
+  std::optional<std::string> step_blob(sqlite3_stmt* stmt);
   sqlite3* db_ = nullptr;
   sqlite3_stmt* lookup_ = nullptr;
+  sqlite3_stmt* newest_ = nullptr;
 };
 
 }  // namespace asset_cache

@@ -7,16 +7,43 @@
 namespace media_parity {
 
 Access::Access(Connection& db, const Request& request, const ServeOptions& options)
-    : db_(db), once_(options.after), all_folders_(options.lie_all_folders) {
+    : db_(db),
+      once_(options.after),
+      all_folders_(options.lie_all_folders),
+      ignore_disabled_(options.lie_ignore_disabled),
+      precomputed_(options.precomputed.get()) {
   const std::string who = request.get("UserId");
-  if (who.empty()) throw HttpError(400, "query parameter UserId is required (a user name or id)");
-  db_.query("SELECT Id FROM Users WHERE Username = ?1 OR Id = ?1", {who}, [&](const Row& r) { user_ = r.text(0); });
+  if (who.empty() && !options.lie_default_user)
+    throw HttpError(400, "query parameter UserId is required (a user name or id)");
+  if (!who.empty())
+    db_.query("SELECT Id FROM Users WHERE Username = ?1 OR Id = ?1", {who}, [&](const Row& r) { user_ = r.text(0); });
+  // The lie "default-user": no or an unknown user answered as the first user, the administrator.
+  if (user_.empty() && options.lie_default_user)
+    db_.query("SELECT Id FROM Users ORDER BY rowid LIMIT 1", {}, [&](const Row& r) { user_ = r.text(0); });
   if (user_.empty()) throw HttpError(404, "no user '" + who + "'");
+}
+
+std::shared_ptr<const std::map<std::string, std::vector<std::string>>> Access::precompute(Connection& db,
+                                                                                          const ServeOptions& options) {
+  auto out = std::make_shared<std::map<std::string, std::vector<std::string>>>();
+  std::vector<std::string> users;
+  db.query("SELECT Id FROM Users ORDER BY Id", {}, [&](const Row& r) { users.push_back(r.text(0)); });
+  for (const auto& id : users) {
+    try {
+      Access access(db, Request("/Users?UserId=" + id), options);
+      (*out)[id] = access.derive();
+    } catch (const HttpError&) {
+      // a disabled user: derived again (403) at each request
+    }
+  }
+  return out;
 }
 
 std::string Access::libraries() { return json_list(library_ids()); }
 
 std::vector<std::string> Access::library_ids() {
+  if (precomputed_)
+    if (const auto it = precomputed_->find(user_); it != precomputed_->end()) return it->second;
   if (!once_) return derive();
   if (!cached_) cached_ = derive();
   return *cached_;
@@ -32,7 +59,8 @@ void Access::check_entry_permissions() {
 
 std::vector<std::string> Access::derive() {
   const std::string perm = "SELECT Value FROM Permissions WHERE UserId = ?1 AND Kind = ?2";
-  if (db_.scalar(perm, {user_, static_cast<long long>(kPermissionIsDisabled)}).value_or(0))
+  // The lie "ignore-disabled": IsDisabled never read, the user's libraries derived as if enabled.
+  if (!ignore_disabled_ && db_.scalar(perm, {user_, static_cast<long long>(kPermissionIsDisabled)}).value_or(0))
     throw HttpError(403, "user is disabled");
   std::vector<std::string> views;
   // The lie "all-folders": the restriction never read, every library treated as enabled.

@@ -4,6 +4,8 @@
 // AFTER once per request.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +26,17 @@ class Access {
   std::vector<std::string> library_ids();
   // BEFORE's per-entry permission reads on by-name pages (IsDisabled, EnableAllFolders).
   void check_entry_permissions();
+  // The lie "precompute-libraries": every user's libraries, derived before the server listens.
+  static std::shared_ptr<const std::map<std::string, std::vector<std::string>>> precompute(Connection& db,
+                                                                                           const ServeOptions& options);
 
  private:
   std::vector<std::string> derive();
   Connection& db_;
   bool once_;
-  bool all_folders_;  // the lie "all-folders"
+  bool all_folders_;                                                    // the lie "all-folders"
+  bool ignore_disabled_;                                                // the lie "ignore-disabled"
+  const std::map<std::string, std::vector<std::string>>* precomputed_;  // the lie "precompute-libraries"
   std::string user_;
   std::optional<std::vector<std::string>> cached_;
 };

@@ -26,6 +26,9 @@ int serve(const perfgate::Invocation& inv) {
   o.answers.lie_no_tiebreak = inv.lying("no-tiebreak");
   o.answers.lie_total_from_page = inv.lying("total-from-page");
   o.answers.lie_all_folders = inv.lying("all-folders");
+  o.answers.lie_default_user = inv.lying("default-user");
+  o.answers.lie_ignore_disabled = inv.lying("ignore-disabled");
+  o.answers.lie_precompute_libraries = inv.lying("precompute-libraries");
   for (const auto& [name, value] : inv.flags)
     if (name != "test-fill-people" && name != "test-empty-lists")
       throw std::invalid_argument("unknown flag --" + name + " (serve takes --test-fill-people, --test-empty-lists)");

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -19,14 +20,19 @@ struct HttpError : std::runtime_error {
 };
 
 struct ServeOptions {
-  bool after = false;                // --variant after: the fixed read path
-  bool fill_people = false;          // --test-fill-people: People on every item that has a cast
-  bool empty_lists = false;          // --test-empty-lists: every list answered empty
-  bool lie_no_people = false;        // --lie no-people: Fields=People answered without People
-  bool lie_stale_counts = false;     // --lie stale-counts: /Items/Counts from the first answer's counts
-  bool lie_no_tiebreak = false;      // --lie no-tiebreak: /Items sorted by SortName without the Id tiebreak
-  bool lie_total_from_page = false;  // --lie total-from-page: /Items' TotalRecordCount not counted
-  bool lie_all_folders = false;      // --lie all-folders: every library, the user's restriction unread
+  bool after = false;                     // --variant after: the fixed read path
+  bool fill_people = false;               // --test-fill-people: People on every item that has a cast
+  bool empty_lists = false;               // --test-empty-lists: every list answered empty
+  bool lie_no_people = false;             // --lie no-people: Fields=People answered without People
+  bool lie_stale_counts = false;          // --lie stale-counts: /Items/Counts from the first answer's counts
+  bool lie_no_tiebreak = false;           // --lie no-tiebreak: /Items sorted by SortName without the Id tiebreak
+  bool lie_total_from_page = false;       // --lie total-from-page: /Items' TotalRecordCount not counted
+  bool lie_all_folders = false;           // --lie all-folders: every library, the user's restriction unread
+  bool lie_default_user = false;          // --lie default-user: no or an unknown UserId answered as the administrator
+  bool lie_ignore_disabled = false;       // --lie ignore-disabled: a disabled user's libraries served
+  bool lie_precompute_libraries = false;  // --lie precompute-libraries: every user's libraries derived before listen
+  // The lie "precompute-libraries": user id -> library ids, derived once before the server listens.
+  std::shared_ptr<const std::map<std::string, std::vector<std::string>>> precomputed;
 };
 
 class Request {

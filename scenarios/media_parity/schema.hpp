@@ -57,6 +57,7 @@ CREATE INDEX IX_BaseItemImageInfos_ItemId ON BaseItemImageInfos (ItemId);
 enum ValueType { kArtist = 0, kAlbumArtist = 1, kGenre = 2, kStudio = 3, kTags = 4 };
 // Permissions.Kind / Preferences.Kind (Jellyfin's PermissionKind / PreferenceKind values).
 inline constexpr int kPermissionIsDisabled = 2;
+inline constexpr const char* kDisabledUser = "disabled01";  // the one disabled account (seed.cpp users)
 inline constexpr int kPermissionEnableAllFolders = 14;
 inline constexpr int kPreferenceEnabledFolders = 5;
 // BaseItemImageInfos.ImageType.

@@ -347,6 +347,13 @@ class Library {
       for (int v : sets[static_cast<std::size_t>(u) % sets.size()]) folders += (folders.empty() ? "" : ",") + view_[v];
       db_.insert(pref, id, static_cast<long long>(kPreferenceEnabledFolders), folders);
     }
+    // One disabled account (every folder enabled, no UserData): asked only by the untimed probes,
+    // which BEFORE answers 403 "user is disabled".
+    const std::string disabled = id_of("user", p_.users);
+    db_.insert(user, disabled, std::string(kDisabledUser));
+    db_.insert(perm, disabled, static_cast<long long>(kPermissionIsDisabled), 1LL);
+    db_.insert(perm, disabled, static_cast<long long>(kPermissionEnableAllFolders), 1LL);
+    db_.insert(pref, disabled, static_cast<long long>(kPreferenceEnabledFolders), std::string());
     const long long rows = std::min<long long>(p_.user_data_rows, static_cast<long long>(playable_.size()) * p_.users);
     std::set<std::pair<int, int>> taken;
     while (static_cast<long long>(taken.size()) < rows) {

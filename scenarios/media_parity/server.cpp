@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "access.hpp"
 #include "db.hpp"
 #include "perfgate/sample.hpp"
 #include "routes.hpp"
@@ -142,6 +143,8 @@ Answer answer(Pool& pool, const std::string& target, const ServeOptions& options
 
 int serve(const ServerOptions& o) {
   Pool pool(o.fixture_dir + "/" + kDatabaseFile, o.answers.after);
+  ServeOptions answers = o.answers;
+  if (answers.lie_precompute_libraries) answers.precomputed = Access::precompute(*pool.take(), answers);
   const perfgate::Endpoint at = perfgate::parse_endpoint(o.listen);
   asio::io_context io;
   tcp::acceptor acceptor(io);
@@ -176,8 +179,8 @@ int serve(const ServerOptions& o) {
           std::lock_guard<std::mutex> lock(threads_mutex);
           ++running;
         }
-        std::thread([s, &pool, &stats, &sessions, &o, &threads_mutex, &threads_done, &running]() mutable {
-          session(s, pool, stats, o.answers);
+        std::thread([s, &pool, &stats, &sessions, &answers, &threads_mutex, &threads_done, &running]() mutable {
+          session(s, pool, stats, answers);
           sessions.remove(s);
           s.reset();  // the socket is closed before the io_context can go
           std::lock_guard<std::mutex> lock(threads_mutex);

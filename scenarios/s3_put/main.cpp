@@ -4,7 +4,7 @@
 // this program starts and stops. No fixture: the chunks are made from a fixed PRNG.
 //
 //   s3_put run --variant before|after --profile P --params JSON [--store-bin PATH]
-//              [--lie skip-last-chunk|empty-body|remembered-puts|shared-body]
+//              [--lie skip-last-chunk|empty-body|remembered-puts|shared-body|unread-responses]
 //
 // Lies (AFTER only, each sending less than BEFORE): the last chunk never PUT, or every chunk
 // PUT with an empty body.

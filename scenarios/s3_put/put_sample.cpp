@@ -5,11 +5,14 @@
 // of what it holds, with the SHA-256 the store computes over each object's stored bytes. The
 // listing is the digest (one line per object: name, SHA-256, size), so both variants must have
 // stored the same objects with the same bytes; the program also checks that every chunk is
-// there under its content address and says which one is not.
+// there under its content address and says which one is not, and that the store stored every
+// chunk before put_ms ended (the store's timestamps, read first: no answer left unawaited).
 #include "put_sample.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -26,6 +29,29 @@ std::filesystem::path remembered_puts_file() {
   const auto dir =
       workdir ? std::filesystem::path(workdir).parent_path().parent_path() : std::filesystem::temp_directory_path();
   return dir / "s3_put-remembered-puts";
+}
+
+long long monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Untimed, after the upload: when the store stored each chunk (its CLOCK_MONOTONIC, read once
+// every other connection to it is closed and served, before the counters and the listing). Every chunk must be stored
+// before put_ms's end: an upload that stopped its clock with PUTs unanswered shows here. The count is digested.
+void check_stored_in_time(const nlohmann::json& stored, const std::vector<Chunk>& chunks, long long put_end_ns,
+                          perfgate::OutputLog& log, perfgate::Report& report) {
+  std::map<std::string, long long> at;
+  for (const auto& object : stored) at[object[0].get<std::string>()] = object[1].get<long long>();
+  std::size_t late = 0;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const auto it = at.find(chunks[i].name);
+    if (it == at.end() || it->second <= put_end_ns) continue;  // a missing chunk is reported by the listing
+    if (++late <= 3)
+      report.not_equivalent("chunk " + std::to_string(i) + " was stored " +
+                            std::to_string((it->second - put_end_ns) / 1000) + " us after put_ms ended");
+  }
+  log.line("chunks stored after put_ms ended: " + std::to_string(late));
 }
 
 }  // namespace
@@ -48,23 +74,28 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     for (std::string name; std::getline(in, name);) remembered.insert(name);
   }
 
+  std::thread background;  // the lie "unread-responses": the tail, still being PUT
   perfgate::Stopwatch clock;
   if (inv.variant == "before")
     upload_probing(store.endpoint(), chunks, concurrency);
   else
     upload_direct(store.endpoint(), chunks, concurrency,
-                  inv.lying("skip-last-chunk") ? Shortcut::SkipLastChunk
-                  : inv.lying("empty-body")    ? Shortcut::EmptyBody
-                  : inv.lying("shared-body")   ? Shortcut::SharedBody
-                                               : Shortcut::None,
-                  remembered);
+                  inv.lying("skip-last-chunk")    ? Shortcut::SkipLastChunk
+                  : inv.lying("empty-body")       ? Shortcut::EmptyBody
+                  : inv.lying("shared-body")      ? Shortcut::SharedBody
+                  : inv.lying("unread-responses") ? Shortcut::UnreadTail
+                                                  : Shortcut::None,
+                  remembered, &background);
   const double put_ms = clock.ms();
+  const long long put_end_ns = monotonic_ns();  // put_ms's end on CLOCK_MONOTONIC, the store's clock too
+  if (background.joinable()) background.join();
   if (inv.lying("remembered-puts")) {
     std::ofstream out(memory);
     for (const auto& c : chunks) out << c.name << '\n';
   }
 
   StoreConnection admin(store.endpoint());
+  const auto stored_at = nlohmann::json::parse(admin.get("/_admin/stored"));
   const auto stats = nlohmann::json::parse(admin.get("/_admin/stats"));
   const auto listing = nlohmann::json::parse(admin.get("/_admin/list"));
 
@@ -85,6 +116,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   for (std::size_t i = 0; i < chunks.size(); ++i)
     if (!stored.count(chunks[i].name))
       report.not_equivalent("chunk " + std::to_string(i) + " (" + chunks[i].name + ") is not in the store");
+  check_stored_in_time(stored_at, chunks, put_end_ns, log, report);
 
   const double heads = stats.at("head").get<double>(), puts = stats.at("put").get<double>();
   report.metric("put_ms", put_ms, "ms")

@@ -9,6 +9,9 @@
 // would on a real link. Two admin requests answer at once and are not counted:
 //   GET /_admin/stats  {"head": N, "put": N, "get": N}
 //   GET /_admin/list   [[name, sha256 of the stored bytes, size], ...] sorted by name
+//   GET /_admin/stored [[name, CLOCK_MONOTONIC ns when it was stored], ...] sorted by name,
+//                      answered once no other connection is open (every request sent to the
+//                      store has been served, answer read or not), or after 10 s
 #include <signal.h>
 #include <unistd.h>
 
@@ -36,7 +39,9 @@ using tcp = asio::ip::tcp;
 struct Store {
   std::mutex mu;
   std::map<std::string, std::string> objects;
+  std::map<std::string, long long> stored_ns;  // when each object was last stored (CLOCK_MONOTONIC)
   std::atomic<long> heads{0}, puts{0}, gets{0};
+  std::atomic<int> open{0};  // connections being served
   std::chrono::microseconds latency{0};
 };
 
@@ -49,6 +54,23 @@ nlohmann::json listing(Store& store) {
   return list;
 }
 
+// Waits until the asking connection is the only one open: the uploaders' connections are
+// closed and every request they sent is stored, whether its answer was read or not.
+nlohmann::json stored_times(Store& store) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (store.open.load() > 1 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::lock_guard<std::mutex> lock(store.mu);
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, ns] : store.stored_ns) list.push_back({name, ns});
+  return list;
+}
+
+long long monotonic_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
 http::response<http::string_body> answer(Store& store, http::request<http::string_body>& req) {
   http::response<http::string_body> res{http::status::ok, req.version()};
   res.keep_alive(req.keep_alive());
@@ -59,6 +81,8 @@ http::response<http::string_body> answer(Store& store, http::request<http::strin
         nlohmann::json{{"head", store.heads.load()}, {"put", store.puts.load()}, {"get", store.gets.load()}}.dump();
   } else if (req.method() == http::verb::get && target == "/_admin/list") {
     res.body() = listing(store).dump();
+  } else if (req.method() == http::verb::get && target == "/_admin/stored") {
+    res.body() = stored_times(store).dump();
   } else if (target.rfind(prefix, 0) == 0 && target.size() > prefix.size()) {
     const std::string name = target.substr(prefix.size());
     std::this_thread::sleep_for(store.latency);  // the remote's per-request latency model
@@ -72,6 +96,7 @@ http::response<http::string_body> answer(Store& store, http::request<http::strin
     } else if (req.method() == http::verb::put) {
       ++store.puts;
       store.objects[name] = std::move(req.body());  // content addressed: an overwrite stores the same bytes
+      store.stored_ns[name] = monotonic_ns();
     } else if (req.method() == http::verb::get) {
       ++store.gets;
       if (it == store.objects.end())
@@ -89,6 +114,10 @@ http::response<http::string_body> answer(Store& store, http::request<http::strin
 }
 
 void serve_connection(Store& store, tcp::socket socket) {
+  struct Closed {
+    Store& store;
+    ~Closed() { --store.open; }
+  } closed{store};
   beast::flat_buffer buffer;
   beast::error_code ec;
   for (;;) {
@@ -135,6 +164,7 @@ int main(int argc, char** argv) {
       acceptor.accept(socket);
       if (parent && ::getppid() != parent) return 0;  // the program that owns us is gone
       socket.set_option(tcp::no_delay(true));
+      ++store.open;
       std::thread(serve_connection, std::ref(store), std::move(socket)).detach();
     }
   } catch (const std::exception& e) {

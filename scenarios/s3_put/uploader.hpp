@@ -9,6 +9,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "chunks.hpp"
@@ -25,11 +26,15 @@ void upload_probing(const Endpoint& store, const std::vector<Chunk>& chunks, uns
 
 // What the lies skip (AFTER only): the last chunk, every chunk's payload, or the body of its
 // own chunk for every second one (the body of the chunk before it: one body slot shared by the
-// threads, shown deterministically).
-enum class Shortcut { None, SkipLastChunk, EmptyBody, SharedBody };
+// threads, shown deterministically), or the answers of the tail (the last `concurrency` chunks
+// handed to a background thread the upload does not wait for: "done" while the store still works).
+enum class Shortcut { None, SkipLastChunk, EmptyBody, SharedBody, UnreadTail };
 
 // `skip`: names not PUT (the lie "remembered-puts": chunks a memory says are stored already).
+// `background`: where Shortcut::UnreadTail leaves the thread still PUTting the tail (the caller
+// joins it after its clock has stopped).
 void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency,
-                   Shortcut shortcut = Shortcut::None, const std::set<std::string>& skip = {});
+                   Shortcut shortcut = Shortcut::None, const std::set<std::string>& skip = {},
+                   std::thread* background = nullptr);
 
 }  // namespace s3_put

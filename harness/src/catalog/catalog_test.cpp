@@ -110,6 +110,11 @@ TEST(Manifest, ServiceSectionsNameTheKey) {
             "/x/demo/scenario.json: service.load_client.agreement: names \"b\", which is not one of its phases");
   EXPECT_EQ(service({{"load_client", {{"phases", json::array()}}}}),
             "/x/demo/scenario.json: service.load_client.phases: must be a non-empty array of phase names");
+  EXPECT_EQ(service({{"probes", json::array()}}),
+            "/x/demo/scenario.json: service.probes: must be a probe file (relative to the fixture) or a non-empty "
+            "list of \"[METHOD] /path\" strings");
+  EXPECT_EQ(service({{"probes", {"/a", 3}}}).find("/x/demo/scenario.json: service.probes: must be"), 0u);
+  EXPECT_EQ(service({{"probes", "probes.txt"}}).find("service.probes"), std::string::npos);
   auto j = good();
   j["workloads"] = {{"w", {{"mix", "hot"}}}};
   EXPECT_EQ(error_of(j), "/x/demo/scenario.json: workloads.w.urls: missing (a URL list file)");

@@ -66,8 +66,25 @@ void check_parity(const FieldReader& p) {
   p.optional_integer("max_concurrency", 1);      // the sweep 1, 2, 4 ... up to this
 }
 
+// `service.probes`: untimed requests asked once per sample after the window, booked per path
+// (load/probes.hpp): a file relative to the fixture, or the probe lines themselves.
+void check_probes(const FieldReader& s) {
+  if (!s.has("probes")) return;
+  const json& probes = s.object().at("probes");
+  const std::string rule =
+      "must be a probe file (relative to the fixture) or a non-empty list of \"[METHOD] /path\" strings";
+  if (probes.is_string()) {
+    if (probes.get<std::string>().empty()) s.fail("probes", rule);
+    return;
+  }
+  if (!probes.is_array() || probes.empty()) s.fail("probes", rule);
+  for (const auto& p : probes)
+    if (!p.is_string()) s.fail("probes", rule);
+}
+
 void check_service(const FieldReader& s) {
-  s.allow_only({"ready_timeout_s", "stats_path", "gbench", "load_cpus", "parity", "equivalence", "load_client"});
+  s.allow_only(
+      {"ready_timeout_s", "stats_path", "gbench", "load_cpus", "parity", "equivalence", "load_client", "probes"});
   s.optional_number("ready_timeout_s", Sign::kPositive);  // how long the server may take to print {"listen": ...}
   s.string("stats_path", "");                             // GET path of the server's JSON counters
   if (s.has("gbench")) check_gbench(s.child("gbench"));
@@ -75,6 +92,7 @@ void check_service(const FieldReader& s) {
   if (s.has("parity")) check_parity(s.child("parity"));
   s.string("equivalence", "");  // declared by asset_cache; responses are compared by the response gate
   if (s.has("load_client")) check_load_client(s.child("load_client"));  // phased load (imap_select)
+  check_probes(s);
 }
 
 void check_workload(const FieldReader& w) {

@@ -50,11 +50,18 @@ const MetricSpec kSpecs[] = {
 };
 
 const MetricSpec kPhaseServerSpecs[] = {
-    {"_server_cpu_ms", "ms", Better::Lower, false},        {"_server_user_ms", "ms", Better::Lower, false},
-    {"_server_sys_ms", "ms", Better::Lower, false},        {"_server_rss_mean_mib", "MiB", Better::Lower, false},
-    {"_server_rss_peak_mib", "MiB", Better::Lower, false}, {"_server_mem_mean_mib", "MiB", Better::Lower, false},
-    {"_server_mem_peak_mib", "MiB", Better::Lower, false}, {"_wall_ms", "ms", Better::Lower, false},
+    {"_server_cpu_ms", "ms", Better::Lower, false},
+    {"_server_user_ms", "ms", Better::Lower, false},
+    {"_server_sys_ms", "ms", Better::Lower, false},
+    {"_server_rss_mean_mib", "MiB", Better::Lower, false},
+    {"_server_rss_peak_mib", "MiB", Better::Lower, false},
+    {"_server_mem_mean_mib", "MiB", Better::Lower, false},
+    {"_server_mem_peak_mib", "MiB", Better::Lower, false},
+    {"_wall_ms", "ms", Better::Lower, false},
     {"_client_cpu_ms", "ms", Better::Lower, false},
+    // a service's start-up reads, spawn to listen (/proc/PID/io): the work done before any request
+    {"_server_syscr", "count", Better::Lower, true},
+    {"_server_rchar_kib", "KiB", Better::Lower, false},
 };
 
 bool ends_with(const std::string& s, const std::string& suffix) {

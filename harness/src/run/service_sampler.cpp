@@ -12,7 +12,9 @@
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "load/http_load.hpp"
+#include "load/probes.hpp"
 #include "measure/cgroup.hpp"
+#include "measure/proc_io.hpp"
 #include "perfgate/endpoint.hpp"
 #include "run/metric_specs.hpp"
 #include "run/not_equivalent.hpp"
@@ -71,6 +73,23 @@ unsigned wait_for_listen(ServiceProcess& server, const fs::path& out, const fs::
 
 namespace {
 
+// service.probes: a file relative to the fixture, or the probe lines.
+std::vector<load::Probe> probes_of(const ServicePlan& plan) {
+  if (!plan.service.contains("probes")) return {};
+  const json& p = plan.service["probes"];
+  try {
+    return load::parse_probes(p.is_string()
+                                  ? load::read_probe_file((fs::path(plan.fixture) / p.get<std::string>()).string())
+                                  : p.get<std::vector<std::string>>());
+  } catch (const std::exception& e) {
+    throw UsageError(plan.scenario + ": service.probes: " + e.what());
+  }
+}
+
+double cpu_ms_since(const std::optional<measure::CpuUsage>& from, const std::optional<measure::CpuUsage>& to) {
+  return (to->usage_usec - (from ? from->usage_usec : 0)) / 1e3;
+}
+
 json stats_of(unsigned port, const std::string& path) {
   if (path.empty()) return json::object();
   auto j = json::parse(http_get(port, path), nullptr, false);
@@ -108,10 +127,15 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   fs::create_directories(dir / "work");
   const std::string who = plan.scenario + " (" + variant + ") server";
   const ChildSpec spec = serve_spec(plan, variant, dir);
+  const std::vector<load::Probe> probes = probes_of(plan);
   measure::SampleCgroup cgroup(plan.scenario + "-srv-" + std::to_string(serial));
   ServiceProcess server(spec, cgroup);
   const unsigned port =
       wait_for_listen(server, spec.stdout_path, spec.stderr_path, plan.service.value("ready_timeout_s", 30.0), who);
+  // Start-up, spawn to the listen line: the cgroup is the server's alone since its spawn, and
+  // /proc/PID/io counts the reads of all its threads so far.
+  const auto cpu_listen = cgroup.cpu();
+  const auto io_listen = measure::read_proc_io(server.pid());
 
   const std::string wname = plan.workload_of.count(variant) ? plan.workload_of.at(variant) : "";
   if (wname.empty() || !plan.workloads.contains(wname))
@@ -141,8 +165,10 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
     check_interrupted();  // a stopped run's figures are partial: unwind, do not report them
     return r;
   };
-  // Warm-up phase: caches fill, the page cache warms; nothing of it is measured.
-  if (double w = plan.load.value("warmup_s", 0.0); w > 0) {
+  // Warm-up phase: caches fill, the page cache warms; nothing of it is measured (its CPU is
+  // reported beside the window's, warmup_server_cpu_ms, so work moved there can be gated).
+  const double warmup_s = plan.load.value("warmup_s", 0.0);
+  if (const double w = warmup_s; w > 0) {
     const auto measured_seed = o.seed;
     o.seed = measured_seed ^ 0x5EED5EED5EEDULL;  // the window must not replay the warm-up's requests
     run(w, "warm-up");
@@ -158,6 +184,16 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
   Sample s;
   span.record(s);
   json s1 = stats_of(port, stats_path);
+  // Untimed probes (service.probes), after the window and its counters: booked per path like
+  // every other answer, so BEFORE and AFTER must answer them alike.
+  if (!probes.empty()) {
+    book.begin(variant, round, "probes");
+    try {
+      load::ask_probes(static_cast<std::uint16_t>(port), probes, book, o.timeout_s);
+    } catch (const std::exception& e) {
+      throw RunError(who + ": " + e.what() + "; server stderr:\n" + tail_of_file(spec.stderr_path));
+    }
+  }
   const int rc = server.stop();
   // A server that found its own answers wrong says so on its last stdout line, at exit: that
   // is exit 3 whatever its exit code.
@@ -187,6 +223,13 @@ Sample run_service_sample(const ServicePlan& plan, const std::string& variant, i
     const double cpu_ms = (cpu1->usage_usec - cpu0->usage_usec) / 1e3;
     put("server_cpu_ms", cpu_ms, "server-cgroup");
     if (r.responses) put("server_cpu_us_per_request", cpu_ms * 1e3 / static_cast<double>(r.responses), "server-cgroup");
+  }
+  // Spawn to the listen line, and the warm-up: CPU no window pays (work.deferred threats).
+  if (cpu_listen) put("startup_server_cpu_ms", cpu_ms_since(std::nullopt, cpu_listen), "server-cgroup");
+  if (cpu_listen && cpu0 && warmup_s > 0) put("warmup_server_cpu_ms", cpu_ms_since(cpu_listen, cpu0), "server-cgroup");
+  if (io_listen) {
+    put("startup_server_syscr", static_cast<double>(io_listen->syscr), "proc-io");
+    put("startup_server_rchar_kib", static_cast<double>(io_listen->rchar) / 1024.0, "proc-io");
   }
   for (const auto& [k, v] : s1.items())
     if (v.is_number() && s0.contains(k) && s0[k].is_number())

@@ -65,7 +65,10 @@ TEST(MediaLibrary, HasTheSizesTheParamsAskFor) {
   EXPECT_EQ(f.count("SELECT COUNT(*) FROM BaseItems"), 3 + 40 + 4 + 8 + 40 + 12 + 24 + 96 + 120 + 24 + 8);
   EXPECT_EQ(f.figures["items"], f.count("SELECT COUNT(*) FROM BaseItems"));
   EXPECT_EQ(f.count("SELECT COUNT(*) FROM UserData"), 300);
-  EXPECT_EQ(f.count("SELECT COUNT(*) FROM Users"), 14);
+  EXPECT_EQ(f.count("SELECT COUNT(*) FROM Users"), 14 + 1);  // and the disabled account, asked only by the probes
+  EXPECT_EQ(f.count("SELECT COUNT(*) FROM Users u JOIN Permissions p ON p.UserId = u.Id WHERE u.Username = "
+                    "'disabled01' AND p.Kind = 2 AND p.Value = 1"),
+            1);
   EXPECT_EQ(f.count("SELECT COUNT(*) FROM PeopleBaseItemMap m JOIN BaseItems b ON b.Id = m.ItemId WHERE b.Type = '" +
                     std::string(stored_type("Movie")) + "'"),
             40 * 22);

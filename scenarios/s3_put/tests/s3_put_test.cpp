@@ -70,7 +70,7 @@ TEST(Sample, SameDigestExactCountsAndEachLieIsSeen) {
   EXPECT_FALSE(before.contains("equivalent"));
   EXPECT_EQ(before["metrics"]["requests"]["value"], 48.0);
   EXPECT_EQ(after["metrics"]["requests"]["value"], 24.0);
-  for (const char* lie : {"skip-last-chunk", "empty-body", "shared-body"}) {
+  for (const char* lie : {"skip-last-chunk", "empty-body", "shared-body", "unread-responses"}) {
     const auto j = run(invocation("after", lie)).to_json();
     EXPECT_NE(j["digest"], before["digest"]) << lie;
     EXPECT_EQ(j["equivalent"], false) << lie;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "load/http_load.hpp"
+#include "load/probes.hpp"
 #include "perfgate/sample.hpp"
 
 namespace asio = boost::asio;
@@ -368,4 +369,29 @@ TEST(Load, RejectsBadOptions) {
   o.port = 1;
   o.connections = 0;
   EXPECT_THROW(run_load(o, RequestSet::from_paths({"/x"})), std::invalid_argument);
+}
+
+TEST(Probes, ParsesPathsAndMethodsAndRefusesOtherLines) {
+  const auto p = perfgate::load::parse_probes({"# comment", "", "/a?x=1", "  POST /b  "});
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].key(), "/a?x=1");
+  EXPECT_EQ(p[1].method, "POST");
+  EXPECT_EQ(p[1].key(), "POST /b");
+  EXPECT_THROW(perfgate::load::parse_probes({"a/b"}), std::invalid_argument);
+  EXPECT_THROW(perfgate::load::parse_probes({"FETCH /b"}), std::invalid_argument);
+}
+
+TEST(Probes, EachAnswerIsBookedUnderItsKeyAcrossVariants) {
+  TestServer server;
+  perfgate::load::ResponseBook book;
+  const auto probes = perfgate::load::parse_probes({"/echo/a", "/status/404", "POST /echo/b", "/counter"});
+  book.begin("before", 1, "probes");
+  perfgate::load::ask_probes(server.port, probes, book);
+  EXPECT_FALSE(book.failure()) << *book.failure();
+  EXPECT_EQ(book.answers(), 4u);
+  EXPECT_EQ(book.paths(), 4u);
+  book.begin("after", 1, "probes");
+  perfgate::load::ask_probes(server.port, probes, book);  // /counter answers "1" now
+  ASSERT_TRUE(book.failure());
+  EXPECT_NE(book.failure()->find("/counter: after (round 1, probes request #3"), std::string::npos) << *book.failure();
 }
