@@ -13,7 +13,7 @@ namespace perfgate::gate {
 namespace {
 
 constexpr double kConfidence = 0.999;
-constexpr int kMinRounds = 3;
+constexpr int kMinRounds = 2;  // `perfgate lies` runs two rounds
 
 // The sample's figure summed over `metrics`, or nothing when one is missing.
 std::optional<double> sum_of(const run::Sample& s, const std::vector<std::string>& metrics) {

@@ -18,7 +18,7 @@ namespace perfgate::gate {
 // `scale`, less AFTER's) beyond what the outside metric shows it saved. Failed — a lie, exit 3,
 // naming both figures — when the median of that excess is above `slack` × BEFORE's median
 // figure with 99.9% confidence (the median's order-statistic interval lies wholly above it: at 12 rounds, every round),
-// so a noisy outside figure does not call an honest AFTER a liar. Not judged (passed empty) when fewer than three
+// so a noisy outside figure does not call an honest AFTER a liar. Not judged (passed empty) when fewer than two
 // rounds measured both figures on both sides.
 model::GateResult self_report_gate(const std::vector<run::Sample>& samples, const catalog::SelfReport& check);
 

@@ -102,7 +102,7 @@ TEST(SelfReportGate, ASummedFigureAndAScaleCount) {
 }
 
 TEST(SelfReportGate, TooFewRoundsIsNotJudged) {
-  const auto g = gate::self_report_gate(rounds(2, {80, 120}, {0, 58}, 0), check());
+  const auto g = gate::self_report_gate(rounds(1, {80, 120}, {0, 58}, 0), check());
   EXPECT_FALSE(g.passed.has_value());
   EXPECT_NE(g.detail.find("not judged"), std::string::npos);
 }
