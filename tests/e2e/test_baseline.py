@@ -327,3 +327,15 @@ def test_keyset_listing_after_that_lost_its_improvement_fails_the_committed_base
     assert check.returncode == 0, check.stdout + check.stderr
     assert check.stdout.startswith("n/a") and "no comparable baseline" in check.stdout, check.stdout
     assert "0 accepted run(s) on host class" in check.stdout and "on Another CPU x2" in check.stdout, check.stdout
+
+    # Runs of a class nobody here can measure again, recorded before the workload last changed
+    # (the committed Intel Xeon runs), presented as this machine's: stale, said so, not compared.
+    stale = json.loads((tmp_path / "mine.json").read_text())
+    committed = json.loads((ROOT / "baseline.json").read_text())
+    for e, c in zip(stale["entries"], committed["entries"]):
+        e["runs"] = [r for r, rc in zip(e["runs"], c["runs"]) if "Xeon" in rc["host"]["cpu_model"]]
+    (tmp_path / "stale.json").write_text(json.dumps(stale))
+    check = perfgate("baseline", "check", out, "--baseline", tmp_path / "stale.json")
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.stdout.startswith("n/a") and "no comparable baseline" in check.stdout, check.stdout
+    assert "stale accepted run(s) left out" in check.stdout, check.stdout

@@ -67,8 +67,11 @@ def test_the_committed_baseline_covers_both_host_classes(committed):
             if r.get("fingerprint"):
                 classes.setdefault(r["host"]["cpu_model"], set()).add(e["scenario"])
     assert any("EPYC" in c for c in classes) and any("Xeon" in c for c in classes), classes
+    # Every entry keeps its Intel Xeon runs, current or stale: a workload changed since they were
+    # recorded makes them stale (another scenario fingerprint), and nobody here can measure that
+    # class again; test_baseline.py checks that stale runs are reported as such, never compared.
     xeon = next(v for c, v in classes.items() if "Xeon" in c)
-    assert len(xeon) == len(committed["entries"]), "every entry has current runs on Intel Xeon"
+    assert len(xeon) == len(committed["entries"]), "every entry has accepted runs on Intel Xeon"
     assert {"blob_stampede/quick/remote_fetches", "upload_spool/quick/syscalls",
             "search_cache/quick/retained_mib"} <= exact_keys(committed)
 
