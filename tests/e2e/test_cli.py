@@ -75,12 +75,14 @@ def test_upload_spool_quick_passes_with_the_writeups_syscall_arithmetic(perfgate
     p = s["params"]
     med = lambda v, m: s["summaries"][v][m]["median"]
     reads = lambda kib: p["parts"] * (p["part_mib"] * 1024 // kib + 1)  # one read(2) per fill + one at EOF
-    # The program's own count is exact; the outside count adds the dynamic loader's reads.
+    # The program's own count is exact (the timed passes); the outside count adds the dynamic
+    # loader's reads (~13) and the untimed probes' (probes.cpp: the rewritten part read twice,
+    # the missing part and the directory, ~11).
     assert med("before", "read_calls") == reads(64)
     assert med("after", "read_calls") == reads(512)
     assert med("read-256k", "read_calls") == reads(256)
     assert med("read-1m", "read_calls") == reads(1024)
-    assert 0 <= med("before", "syscr") - reads(64) <= 20
+    assert 0 <= med("before", "syscr") - reads(64) <= 40
     frames = p["files"] * p["frames"]
     assert med("before", "write_calls") == frames
     assert med("after", "write_calls") == p["files"] * (p["frames"] * p["frame_kib"] // 512)
