@@ -48,6 +48,7 @@ def test_ab_allocs_reports_the_known_count_exactly(perfgate, tmp_path, validate)
     for s in samples:
         m = s["metrics"]
         assert m["allocs"]["value"] == 1000, s
+        assert m["large_allocs"]["value"] == 0  # none of 1 MiB or more
         assert m["alloc_bytes"]["value"] == 100_000
         assert m["frees"]["value"] == 1000
         assert m["live_heap_bytes"]["value"] == 0  # all freed before the window closed
@@ -58,6 +59,16 @@ def test_ab_allocs_reports_the_known_count_exactly(perfgate, tmp_path, validate)
     assert doc["scenarios"][0]["primary_metric"] == "wall_ms"  # --metric names it: counted, not gated
     # Warm-up samples are not counted (no counting run for them).
     assert all("allocs" not in s["metrics"] for s in doc["scenarios"][0]["samples"] if s["warmup"])
+
+
+def test_large_allocs_counts_the_buffers_of_a_mebibyte_or_more(perfgate, tmp_path):
+    # 10 small and 3 of 2 MiB: a count of big work buffers (an Argon2id block) a program cannot relay.
+    r = perfgate("ab", "--allocs", "--metric", "wall_ms", "--before", f"{KNOWN} 10 3", "--after", f"{KNOWN} 10 3",
+                 "--seed", "3", "--min-rounds", "2", "--max-rounds", "2", "--json", tmp_path / "r.json")
+    assert r.returncode == 0, r.stdout + r.stderr
+    for s in measured(json.loads((tmp_path / "r.json").read_text())):
+        assert s["metrics"]["allocs"]["value"] == 13
+        assert s["metrics"]["large_allocs"]["value"] == 3
 
 
 def test_ab_allocs_fails_an_after_that_allocates_more(perfgate, tmp_path):

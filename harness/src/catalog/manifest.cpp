@@ -87,14 +87,15 @@ Claim read_claim(const FieldReader& cr) {
 }
 
 SelfReport read_self_report(const FieldReader& sr) {
-  sr.allow_only({"metrics", "outside", "scale", "scale_param", "slack", "text"});
+  sr.allow_only({"metrics", "outside", "check", "scale", "scale_param", "slack", "text"});
   SelfReport s;
   s.metrics = sr.non_empty_strings("metrics", "the program's own figures, summed");
   s.outside = sr.non_empty_string("outside");
+  s.check = sr.enum_of<SelfCheck>("check", SelfCheck::Saving);
   s.scale = sr.optional_number("scale").value_or(s.scale);
   if (!(s.scale > 0)) sr.fail("scale", "must be > 0");
   s.scale_param = sr.string("scale_param", "");
-  s.slack = sr.optional_number("slack").value_or(s.slack);
+  s.slack = sr.optional_number("slack").value_or(s.check == SelfCheck::Saving ? s.slack : 0.0);
   if (s.slack < 0 || s.slack >= 1) sr.fail("slack", "must be a fraction in [0, 1)");
   s.text = sr.string("text", "");
   return s;

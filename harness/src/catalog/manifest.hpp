@@ -2,11 +2,14 @@
 // naming the file and the field, so a malformed manifest exits 2 with a message a user can act on.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "catalog/kinds.hpp"
@@ -43,14 +46,26 @@ struct Guard {
   double band = 0.10;              // a fraction; the run's own noise widens it
 };
 
+// How a self-reported figure is held to the outside one (gate/self_report.hpp).
+enum class SelfCheck {
+  Saving,  // what AFTER says it saved shows in the outside saving (a stopwatch, a CPU account)
+  Equal,   // every sample: the figure is the outside count (a request count relayed)
+  Covers,  // every sample: the outside figure holds at least the figure (bytes said to be written)
+};
+constexpr std::array<std::pair<SelfCheck, std::string_view>, 3> names(SelfCheck) {
+  return {{{SelfCheck::Saving, "saving"}, {SelfCheck::Equal, "equal"}, {SelfCheck::Covers, "covers"}}};
+}
+
 // A figure the program reports about itself (its own stopwatch, counter or account), believed
 // only as far as perfgate sees it from outside: what AFTER says `metrics` saved against BEFORE
 // (their sum, times `scale`) must show in the `outside` metric's saving within `slack` (a fraction
-// of BEFORE's figure), else it is a lie (gate/self_report.hpp). `scale_param`: a profile param
+// of BEFORE's figure), else it is a lie (gate/self_report.hpp); or, by `check`, equal the outside
+// figure or be covered by it in every sample within `slack` of it. `scale_param`: a profile param
 // the sum is multiplied by too (a figure per repetition against the whole process's).
 struct SelfReport {
   std::vector<std::string> metrics;
   std::string outside;
+  SelfCheck check = SelfCheck::Saving;
   double scale = 1;
   std::string scale_param;
   double slack = 0.05;

@@ -1,6 +1,7 @@
 #include "gate/self_report.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -32,11 +33,48 @@ std::string joined(const std::vector<std::string>& metrics) {
   return out;
 }
 
+// `equal` and `covers`: every sample on its own, BEFORE's and AFTER's (a count relayed wrong is
+// wrong whichever side relays it), the first that breaks the check named.
+model::GateResult per_sample_gate(const std::vector<run::Sample>& samples, const catalog::SelfReport& check,
+                                  model::GateResult g) {
+  const std::string self = joined(check.metrics);
+  const bool equal = check.check == catalog::SelfCheck::Equal;
+  int judged = 0;
+  for (const auto& s : samples) {
+    if (s.variant != "before" && s.variant != "after") continue;
+    const auto mine = sum_of(s, check.metrics);
+    const auto out = s.metrics.find(check.outside);
+    if (!mine || out == s.metrics.end()) continue;
+    ++judged;
+    const double said = *mine * check.scale, seen = out->second.value;
+    const double tolerance = check.slack * std::abs(seen);
+    const bool ok = equal ? std::abs(said - seen) <= tolerance : seen >= said - tolerance;
+    if (ok) continue;
+    const auto fmt = [&](double v) { return format_quantity(v, out->second.unit); };
+    g.passed = false;
+    g.detail = s.variant + " (round " + std::to_string(s.round) + (s.warmup ? ", warm-up" : "") + ") says " + self +
+               " = " + fmt(said) + ", perfgate measured " + check.outside + " = " + fmt(seen) +
+               (equal ? ": not the same" : ": less than the program says") +
+               (check.slack > 0 ? " (slack " + format_quantity(100 * check.slack, "%") + ")" : "") +
+               " — the program's own figure is not believed";
+    return g;
+  }
+  if (judged == 0) {
+    g.detail = "not judged: no sample measured both " + self + " and " + check.outside;
+    return g;
+  }
+  g.passed = true;
+  g.detail = self + (equal ? " equals " : " is within ") + check.outside + " in each of " + std::to_string(judged) +
+             " samples";
+  return g;
+}
+
 }  // namespace
 
 model::GateResult self_report_gate(const std::vector<run::Sample>& samples, const catalog::SelfReport& check) {
   const std::string self = joined(check.metrics);
   model::GateResult g{model::GateKind::Equivalence, "self-report: " + self + " against " + check.outside};
+  if (check.check != catalog::SelfCheck::Saving) return per_sample_gate(samples, check, std::move(g));
   struct Round {
     std::optional<double> self_before, self_after, out_before, out_after;
   };

@@ -115,3 +115,42 @@ TEST(SelfReportGate, WarmUpAndMissingFiguresAreLeftOut) {
   ASSERT_TRUE(g.passed.has_value());
   EXPECT_NE(g.detail.find("median of 4"), std::string::npos) << g.detail;
 }
+
+TEST(SelfReportGate, EqualHoldsARelayedCountToTheWitnessInEverySample) {
+  catalog::SelfReport c = check(0);
+  c.check = catalog::SelfCheck::Equal;
+  auto samples = rounds(3, {12, 12}, {4, 4}, 0);
+  auto g = gate::self_report_gate(samples, c);
+  ASSERT_TRUE(g.passed.has_value());
+  EXPECT_TRUE(*g.passed) << g.detail;
+  samples[5].metrics["total_ms"].value = 3;  // round 3's AFTER relays one fewer than was seen
+  g = gate::self_report_gate(samples, c);
+  ASSERT_TRUE(g.passed.has_value());
+  EXPECT_FALSE(*g.passed);
+  EXPECT_NE(g.detail.find("after (round 3)"), std::string::npos) << g.detail;
+  EXPECT_NE(g.detail.find("not the same"), std::string::npos) << g.detail;
+}
+
+TEST(SelfReportGate, CoversWantsTheOutsideFigureToHoldTheProgramsOwn) {
+  catalog::SelfReport c = check(0);
+  c.check = catalog::SelfCheck::Covers;
+  // More seen than said (a window around a stopwatch): passes; less seen than said: a lie.
+  auto g = gate::self_report_gate(rounds(2, {80, 81}, {20, 20.5}, 0), c);
+  ASSERT_TRUE(g.passed.has_value());
+  EXPECT_TRUE(*g.passed) << g.detail;
+  g = gate::self_report_gate(rounds(2, {80, 81}, {20, 12}, 0), c);
+  ASSERT_TRUE(g.passed.has_value());
+  EXPECT_FALSE(*g.passed);
+  EXPECT_NE(g.detail.find("less than the program says"), std::string::npos) << g.detail;
+  c.slack = 0.7;  // 20 said, 12 seen: within 70% of the outside figure (8.4)
+  g = gate::self_report_gate(rounds(2, {80, 81}, {20, 12}, 0), c);
+  EXPECT_TRUE(*g.passed) << g.detail;
+}
+
+TEST(SelfReportGate, PerSampleChecksWithoutBothFiguresAreNotJudged) {
+  catalog::SelfReport c = check(0);
+  c.check = catalog::SelfCheck::Equal;
+  c.outside = "requests_seen";
+  const auto g = gate::self_report_gate(rounds(2, {1, 1}, {1, 1}, 0), c);
+  EXPECT_FALSE(g.passed.has_value());
+}

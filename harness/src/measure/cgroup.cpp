@@ -257,4 +257,17 @@ void SampleCgroup::kill_all() const {
   }
 }
 
+std::optional<double> cpu_wait_ms(const SampleCgroup& cgroup) {
+  if (!cgroup.v2_dir()) return std::nullopt;
+  std::ifstream in(*cgroup.v2_dir() / "cpu.pressure");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("some ", 0) != 0) continue;
+    auto at = line.find("total=");
+    if (at == std::string::npos) return std::nullopt;
+    return std::strtod(line.c_str() + at + 6, nullptr) / 1e3;
+  }
+  return std::nullopt;
+}
+
 }  // namespace perfgate::measure

@@ -76,4 +76,9 @@ class SampleCgroup {
   std::vector<fs::path> v1_dirs_;
 };
 
+// Microseconds some task of the cgroup was runnable but not running (PSI "some total"), in ms:
+// the part of wall time a CPU-bound program lost to other work on its CPU, which is not a
+// cost of the program. Null without cgroup v2 pressure accounting.
+std::optional<double> cpu_wait_ms(const SampleCgroup& cgroup);
+
 }  // namespace perfgate::measure

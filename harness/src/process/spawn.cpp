@@ -161,6 +161,7 @@ std::int64_t thread_cpu_ns() {
     if (persona != -1) ::personality(static_cast<unsigned long>(persona) | ADDR_NO_RANDOMIZE);
   }
   mark_cloexec_from(3);
+  if (spec.inherit_fd >= 0 && ::fcntl(spec.inherit_fd, F_SETFD, 0) != 0) child_fail(efd, kDup);
   *p.exec_cpu_ns = thread_cpu_ns();
   timespec ts{};
   if (::clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
@@ -347,7 +348,6 @@ Spawned spawn(const SpawnSpec& spec) {
   p.parent = ::getpid();
   const ExecStamp stamp;
   p.exec_ns = stamp.page();
-
   p.exec_cpu_ns = stamp.cpu_slot();
 
   p.devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);

@@ -36,6 +36,7 @@ struct SpawnSpec {
   int stderr_fd = -1;                 // -1: /dev/null
   std::vector<int> cpus;              // empty: not pinned
   int stdin_fd = -1;                  // -1: /dev/null
+  int inherit_fd = -1;                // >= 0: left open across exec under its own number
   std::optional<fs::path> v2_cgroup;  // a cgroup v2 directory to be born into
   std::vector<fs::path> v1_cgroups;   // v1 directories the child joins before exec
   std::optional<uid_t> uid;           // drop to this user (and gid) before exec; needs root

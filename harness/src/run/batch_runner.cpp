@@ -19,6 +19,7 @@
 #include "run/not_equivalent.hpp"
 #include "run/output_mask.hpp"
 #include "run/schedule.hpp"
+#include "run/witness.hpp"
 
 namespace perfgate::run {
 namespace {
@@ -43,22 +44,6 @@ std::string describe_failure(const VariantCommand& v, const ChildResult& r, cons
          (tail.empty() ? " (no stderr)" : "; its stderr:\n" + tail);
 }
 
-// Microseconds some task of the cgroup was runnable but not running (PSI "some total"), in ms:
-// the part of wall time a CPU-bound program lost to other work on its CPU, which is not a
-// cost of the program. Null without cgroup v2 pressure accounting.
-std::optional<double> cpu_wait_ms(const measure::SampleCgroup& cgroup) {
-  if (!cgroup.v2_dir()) return std::nullopt;
-  std::ifstream in(*cgroup.v2_dir() / "cpu.pressure");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("some ", 0) != 0) continue;
-    auto at = line.find("total=");
-    if (at == std::string::npos) return std::nullopt;
-    return std::strtod(line.c_str() + at + 6, nullptr) / 1e3;
-  }
-  return std::nullopt;
-}
-
 // A sample's child as the contract promises it (docs/scenario-contract.md): a fresh working
 // directory `fresh` (or the variant's own folder), stdout/stderr to files, and the PERFGATE_*
 // environment; temporary files go to the fresh folder either way. Timed and counting runs alike,
@@ -76,6 +61,7 @@ ChildSpec sample_spec(const VariantCommand& v, const std::vector<std::string>& a
   spec.env = {{"PERFGATE_OUTPUT", files.output_path.string()},
               {"PERFGATE_WORKDIR", work.string()},
               {"TMPDIR", fresh.string()},
+              {"PERFGATE_WITNESS_DIR", witness_dir(fresh).string()},
               {"PERFGATE_VARIANT", v.name}};
   return spec;
 }
@@ -271,7 +257,8 @@ Taken take_one(const BatchPlan& plan, const VariantCommand& v, int round, bool w
   if (failed(v, r) && !said_divergent)
     throw RunError(plan.scenario + ", round " + std::to_string(round) + ", " + describe_failure(v, r, files));
   add_outside_metrics(s, r);
-  if (auto wait = cpu_wait_ms(cgroup))
+  add_witness_metrics(s, witness_dir(work), plan.scenario + " (" + v.name + ")");
+  if (auto wait = measure::cpu_wait_ms(cgroup))
     s.metrics["cpu_wait_ms"] = measured("cpu_wait_ms", *wait, "cgroup-v2:cpu.pressure");
   if (server0 && server1) {
     s.metrics["server_cpu_ms"] = measured("server_cpu_ms", (server1->usage_usec - server0->usage_usec) / 1e3,

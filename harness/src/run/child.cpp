@@ -83,13 +83,18 @@ void reap_once() {
   std::call_once(once, [] { reap_leftovers(); });
 }
 
-process::Spawned spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
+process::Spawned spawn(const ChildSpec& spec, measure::SampleCgroup& cgroup, const WindowMarks* marks = nullptr) {
   if (spec.argv.empty()) throw UsageError("empty command");
   reap_once();
   process::SpawnSpec s;
   s.argv = spec.argv;
   s.argv[0] = resolve_program(spec.argv[0]);
-  s.env = process::environment_with({spec.env.begin(), spec.env.end()});
+  std::map<std::string, std::string> env = spec.env;
+  if (marks) {
+    env["PERFGATE_WINDOW_FD"] = std::to_string(marks->child_fd());
+    s.inherit_fd = marks->child_fd();
+  }
+  s.env = process::environment_with({env.begin(), env.end()});
   s.cwd = spec.cwd.empty() ? fs::current_path() : spec.cwd;
   OutputFile out(spec.stdout_fd >= 0 ? fs::path() : spec.stdout_path, STDOUT_FILENO),
       err(spec.stderr_path, STDERR_FILENO);
@@ -124,7 +129,9 @@ int open_pidfd(pid_t pid) {
 // Wait until `pid` has exited (without reaping it), the deadline passes, or an interrupt.
 enum class WaitOutcome { Exited, TimedOut, Interrupted };
 
-WaitOutcome wait_exit(pid_t pid, std::chrono::steady_clock::time_point deadline, bool has_deadline) {
+// A program's window marks are answered as they come (it waits for each answer).
+WaitOutcome wait_exit(pid_t pid, std::chrono::steady_clock::time_point deadline, bool has_deadline, WindowMarks* marks,
+                      const measure::SampleCgroup& cgroup) {
   int pidfd = open_pidfd(pid);
   for (;;) {
     if (interrupted()) {
@@ -132,20 +139,20 @@ WaitOutcome wait_exit(pid_t pid, std::chrono::steady_clock::time_point deadline,
       return WaitOutcome::Interrupted;
     }
     siginfo_t info{};
+    struct pollfd p[2] = {{pidfd, POLLIN, 0}, {marks ? marks->fd() : -1, POLLIN, 0}};
     if (pidfd >= 0) {
-      struct pollfd p {
-        pidfd, POLLIN, 0
-      };
-      int rc = ::poll(&p, 1, 50);
-      if (rc > 0) {
+      const int rc = ::poll(p, 2, 50);
+      if (rc > 0 && (p[1].revents & POLLIN)) marks->serve(cgroup);
+      if (rc > 0 && p[0].revents) {
         ::close(pidfd);
+        if (marks) marks->serve(cgroup);
         return WaitOutcome::Exited;
       }
     } else {
+      if (::poll(p + 1, 1, 2) > 0 && (p[1].revents & POLLIN)) marks->serve(cgroup);
       info.si_pid = 0;
       if (::waitid(P_PID, pid, &info, WEXITED | WNOWAIT | WNOHANG) == 0 && info.si_pid == pid)
         return WaitOutcome::Exited;
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     if (has_deadline && std::chrono::steady_clock::now() >= deadline) {
       if (pidfd >= 0) ::close(pidfd);
@@ -172,7 +179,10 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   r.memory_source = cgroup.memory_source();
   const auto stat_before = measure::read_proc_stat();
   const auto created = std::chrono::steady_clock::now();
-  const auto child = spawn(spec, cgroup);
+  std::optional<WindowMarks> marks;
+  if (spec.window_marks) marks.emplace();
+  const auto child = spawn(spec, cgroup, marks ? &*marks : nullptr);
+  if (marks) marks->close_child_end();
   const pid_t pid = child.pid;
   // Wall time runs from the program's exec: creating the child, joining its cgroups (a v1
   // cgroup.procs write waits for an RCU grace period, ~5 ms here) and pinning are ours, not
@@ -182,7 +192,7 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   const bool has_deadline = spec.timeout_s > 0;
   const auto deadline = created + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(spec.timeout_s));
-  WaitOutcome w = wait_exit(pid, deadline, has_deadline);
+  WaitOutcome w = wait_exit(pid, deadline, has_deadline, marks ? &*marks : nullptr, cgroup);
   r.wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (const auto stat_after = measure::read_proc_stat(); !stat_before.empty() && !stat_after.empty()) {
     const auto loss = measure::cpu_loss(stat_before, stat_after, spec.cpus, ::sysconf(_SC_CLK_TCK));
@@ -214,6 +224,8 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   cgroup.kill_all();
   r.cgroup_cpu = cgroup.cpu();
   r.cgroup_memory_peak = cgroup.memory_peak_bytes();
+  // A program that failed may have left a window open; its failure is the message, not that.
+  if (marks && r.exit_code == 0) r.windows = marks->totals();
   return r;
 }
 

@@ -20,6 +20,7 @@
 #include "measure/cgroup.hpp"
 #include "measure/proc_io.hpp"
 #include "process/reap.hpp"
+#include "run/window_marks.hpp"
 
 namespace perfgate::run {
 
@@ -32,6 +33,7 @@ struct ChildSpec {
   fs::path stdout_path, stderr_path;  // empty: inherit
   int stdout_fd = -1;                 // >= 0: this descriptor (a pipe's end) instead of stdout_path
   fs::path stdin_path;                // empty: /dev/null
+  bool window_marks = true;           // the program may mark windows (run/window_marks.hpp)
   std::vector<int> cpus;              // empty: not pinned
   double timeout_s = 0;               // 0: none
   bool fixed_addresses = false;       // no address randomisation (process/spawn.hpp)
@@ -49,7 +51,8 @@ struct ChildResult {
   std::optional<measure::CpuUsage> cgroup_cpu;
   std::optional<std::uint64_t> cgroup_memory_peak;
   std::string cpu_source, memory_source;
-  std::optional<double> steal_ms, irq_ms;  // what the sample's CPUs lost while it ran (/proc/stat)
+  std::optional<double> steal_ms, irq_ms;       // what the sample's CPUs lost while it ran (/proc/stat)
+  std::map<std::string, WindowTotals> windows;  // what the program marked (run/window_marks.hpp)
 };
 
 // Runs one child to completion in `cgroup` (which may have no usable hierarchy: then CPU and

@@ -49,10 +49,11 @@ void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) 
     throw RunError(what +
                    ": no process of the sample finished counting allocations: each ended with _exit "
                    "without closing a window (perfgate_alloc_window_stop())");
-  double allocs = 0, bytes = 0, frees = 0, peak = 0, live = 0;
+  double allocs = 0, large = 0, bytes = 0, frees = 0, peak = 0, live = 0;
   for (const auto& j : counts) {
     if (windowed && !j.value("window", false)) continue;
     allocs += j.value("allocs", 0.0);
+    large += j.value("large_allocs", 0.0);
     bytes += j.value("alloc_bytes", 0.0);
     frees += j.value("frees", 0.0);
     peak += j.value("peak_heap_bytes", 0.0);
@@ -60,6 +61,7 @@ void add_alloc_metrics(Sample& s, const fs::path& dir, const std::string& what) 
   }
   const std::string src = "preload:libperfgate_alloc";
   s.metrics["allocs"] = measured("allocs", allocs, src);
+  s.metrics["large_allocs"] = measured("large_allocs", large, src);
   s.metrics["alloc_bytes"] = measured("alloc_bytes", bytes, src);
   s.metrics["frees"] = measured("frees", frees, src);
   s.metrics["peak_heap_bytes"] = measured("peak_heap_bytes", peak, src);

@@ -41,6 +41,7 @@ const MetricSpec kSpecs[] = {
     {"wchar_kib", "KiB", Better::Lower, false},
     // the counting run's allocations (preload/libperfgate_alloc)
     {"allocs", "count", Better::Lower, true},
+    {"large_allocs", "count", Better::Lower, true},  // of 1 MiB or more
     {"alloc_bytes", "bytes", Better::Lower, true},
     {"frees", "count", Better::Lower, true},
     {"peak_heap_bytes", "bytes", Better::Lower, true},
@@ -59,6 +60,8 @@ const MetricSpec kPhaseServerSpecs[] = {
     {"_server_mem_peak_mib", "MiB", Better::Lower, false},
     {"_wall_ms", "ms", Better::Lower, false},
     {"_client_cpu_ms", "ms", Better::Lower, false},
+    // a window the program marked (run/window_marks.hpp), read by perfgate: NAME_window_wall_ms too
+    {"_window_cpu_ms", "ms", Better::Lower, false},
     // a service's start-up reads, spawn to listen (/proc/PID/io): the work done before any request
     {"_server_syscr", "count", Better::Lower, true},
     {"_server_rchar_kib", "KiB", Better::Lower, false},

@@ -106,6 +106,10 @@ void add_outside_metrics(Sample& s, const ChildResult& r) {
     put("rchar_kib", static_cast<double>(r.io->rchar) / 1024.0, "proc-io");
     put("wchar_kib", static_cast<double>(r.io->wchar) / 1024.0, "proc-io");
   }
+  for (const auto& [name, w] : r.windows) {
+    put(name + "_window_wall_ms", w.wall_ms, "window-marks: monotonic-clock");
+    if (w.cpu_ms) put(name + "_window_cpu_ms", *w.cpu_ms, "window-marks: " + r.cpu_source);
+  }
   put("ctx_voluntary", static_cast<double>(r.usage.ru_nvcsw), "rusage");
   put("ctx_involuntary", static_cast<double>(r.usage.ru_nivcsw), "rusage");
   s.steal_ms = r.steal_ms;
@@ -131,6 +135,10 @@ void parse_program_report(Sample& s, const std::string& line, const std::string&
     throw RunError(program + ": the last stdout line has no \"metrics\" object (see docs/scenario-contract.md)");
   s.digest = j.value("digest", "");
   for (const auto& [name, m] : j["metrics"].items()) {
+    // What perfgate measured outside the program is not the program's to say.
+    if (const auto ours = s.metrics.find(name); ours != s.metrics.end() && ours->second.source != "program")
+      throw RunError(program + ": metrics." + name + " is measured by perfgate (" + ours->second.source +
+                     "); a program may not report it");
     if (!m.is_object() || !m.contains("value") || !m["value"].is_number())
       throw RunError(program + ": metrics." + name + ".value must be a number");
     if (m.contains("exact") && !m["exact"].is_boolean())
