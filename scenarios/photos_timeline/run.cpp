@@ -4,7 +4,10 @@
 // media_sort_date, path, width, height, camera_make, camera_model), page by page, then the
 // pages of the untimed probes (probes.cpp) asked after the timed window. start() is timed into
 // page 1 and also reported alone (start_ms).
+#include <optional>
+
 #include "filecloud/filecloud.hpp"
+#include "perfgate/outside_window.hpp"
 #include "perfgate/percentile.hpp"
 #include "timeline.hpp"
 
@@ -38,6 +41,10 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   std::vector<Statement> ran;
   std::optional<Cursor> cursor;
   double total_ms = 0, start_ms = 0;
+  // perfgate reads its own clock where the timed pages begin and end (self_reported: total_ms).
+  std::optional<perfgate::OutsideWindow> window;
+  window.emplace("pages");
+  const bool late = inv.lying("late-stopwatch");
   for (int p = 0; p < pages; ++p) {
     perfgate::Stopwatch sw;
     if (p == 0) {  // once per listing; counted in the first page
@@ -47,6 +54,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     }
     const auto st = timeline->page(cursor, limit);
     auto r = conn.exec_prepared(st.name, st.params);
+    if (late) sw.restart();  // the lie "late-stopwatch": the query left out of its page's time
     page_ms.push_back(sw.ms());
     total_ms += page_ms.back();
     const int n = r.rows();
@@ -57,6 +65,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
       throw std::runtime_error("page " + std::to_string(p + 1) + " held " + std::to_string(n) + " rows, expected " +
                                std::to_string(limit) + ": the library is too small");
   }
+
+  window.reset();
 
   // The plan evidence is of the timed pages, taken before the probes run more statements.
   const std::size_t mid = ran.size() / 2;
