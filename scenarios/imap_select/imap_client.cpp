@@ -38,13 +38,16 @@ std::string ImapClient::read_line() {
   return line;
 }
 
-ImapAnswer ImapClient::command(const std::string& command) {
+ImapAnswer ImapClient::command(const std::string& command) { return this->command(command, {}); }
+
+ImapAnswer ImapClient::command(const std::string& command, const std::function<void()>& first_line) {
   const std::string tag = "a" + std::to_string(next_tag_++);
   const std::string wire = tag + " " + command + "\r\n";
   asio::write(socket_, asio::buffer(wire));
   ImapAnswer a;
-  for (;;) {
+  for (bool first = true;; first = false) {
     std::string line = read_line();
+    if (first && first_line) first_line();
     if (line.compare(0, tag.size() + 1, tag + " ") == 0) {
       a.tagged = std::move(line);
       return a;

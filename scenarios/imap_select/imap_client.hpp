@@ -5,6 +5,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/streambuf.hpp>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ class ImapClient {
   explicit ImapClient(const std::string& host_port);  // connects and reads the greeting
   // Sends "<tag> <command>" and reads up to its tagged completion.
   ImapAnswer command(const std::string& command);
+  // The same, calling first_line() as soon as the answer's first line has been read.
+  ImapAnswer command(const std::string& command, const std::function<void()>& first_line);
   // LOGIN with quoted strings; throws when refused.
   void login(const std::string& user, const std::string& password);
   const std::string& greeting() const { return greeting_; }

@@ -34,9 +34,11 @@ std::string format_flags(FlagBits bits) {
   return s;
 }
 
+std::string flags_line() { return "* FLAGS (" + format_flags(static_cast<FlagBits>((1u << kFlagCount) - 1)) + ")\r\n"; }
+
 std::string select_response(const SelectState& s, bool read_only, const std::string& tag) {
   const std::string all = format_flags(static_cast<FlagBits>((1u << kFlagCount) - 1));
-  std::string r = "* FLAGS (" + all + ")\r\n";
+  std::string r = flags_line();
   r += read_only ? "* OK [PERMANENTFLAGS ()] Read-only mailbox.\r\n"
                  : "* OK [PERMANENTFLAGS (" + all + " \\*)] Flags permitted.\r\n";
   r += "* " + std::to_string(s.exists) + " EXISTS\r\n";

@@ -9,6 +9,10 @@
 
 namespace imap_select {
 
+// SELECT's first untagged line, "* FLAGS (...)" with CRLF: every flag the proxy knows, the same
+// for every mailbox.
+std::string flags_line();
+
 // The untagged lines and the tagged OK of SELECT (read_only: EXAMINE), CRLF-terminated.
 std::string select_response(const SelectState& s, bool read_only, const std::string& tag);
 

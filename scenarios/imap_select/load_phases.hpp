@@ -5,10 +5,12 @@
 //           operation `agree_writer_ops`: SELECT, EXAMINE, FETCH 1:* (UID FLAGS), UID FETCH;
 //           the digest covers every answer line, extra.semantic the view Dovecot is compared on
 //   warm    `warm_selects` SELECTs, writer running (caches, page cache; not claimed)
-//   serial  `serial_selects` SELECTs one after another, writer running: select_p50_ms, select_p95_ms
+//   serial  `serial_selects` SELECTs one after another, writer running: select_p50_ms, select_p95_ms,
+//           select_total_ms (the series' sum)
 //   burst   `burst_clients` logged-in clients SELECT at once, `burst_rounds` times:
-//           largest_select_ms, select_p50_ms
-// Every SELECT's duration is client-side: from sending the command to its tagged OK.
+//           largest_select_ms, select_p50_ms, largest_select_total_ms (each round's largest, summed)
+// Every SELECT's duration is client-side: from sending the command to its tagged OK. The sums
+// are held to the harness's own wall of the phase (scenario.json self_reported).
 #pragma once
 
 #include "perfgate/sample.hpp"

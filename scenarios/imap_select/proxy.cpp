@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "full_snapshot.hpp"
+#include "imap_format.hpp"
 
 namespace imap_select {
 
@@ -90,6 +91,11 @@ bool ProxyBackend::login(std::string_view user, std::string_view password) {
 std::shared_ptr<const MailboxView> ProxyBackend::open(std::string_view mailbox) {
   const std::int64_t id = proxy_.mailbox_id(mailbox);
   if (id == 0) return nullptr;
+  if (stream_ && proxy_.streams_select()) {  // the lie "early-stop-clock"
+    stream_(flags_line());
+    streamed_ = true;
+    return FullSnapshot::build(db(), id);
+  }
   if (proxy_.shares_snapshots()) return proxy_.indexes().prepare(db(), id).current();
   return FullSnapshot::build(db(), id);
 }
@@ -113,7 +119,8 @@ std::string ProxyBackend::writer(const std::vector<std::string>& args) {
   }
   const WriterStatus s = w.status();
   return "OPS " + std::to_string(s.ops) + " TRANSACTIONS " + std::to_string(s.transactions) + " HIGHESTMODSEQ " +
-         std::to_string(s.highestmodseq) + " CACHE " + proxy_.db_path();
+         std::to_string(s.highestmodseq) + (proxy_.streams_select() ? " STREAMS SELECT" : "") + " CACHE " +
+         proxy_.db_path();
 }
 
 }  // namespace imap_select

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -34,6 +35,9 @@ class Proxy {
   Proxy(const Proxy&) = delete;
   Proxy& operator=(const Proxy&) = delete;
   bool shares_snapshots() const { return indexes_.has_value(); }
+  // AFTER's lie "early-stop-clock": SELECT's first line flushed before the mailbox is read, the
+  // mailbox read the whole way (BEFORE's cost), and its load client told so (XWRITER's answer).
+  bool streams_select() const { return lie_ == "early-stop-clock"; }
   const std::string& db_path() const { return db_path_; }
   std::int64_t mailbox_id(std::string_view name) const;
   // A LOGIN the cache accepted (AFTER's lie "any-password" lets the same name in again).
@@ -59,10 +63,16 @@ class ProxyBackend : public SessionBackend {
   bool login(std::string_view user, std::string_view password) override;
   std::shared_ptr<const MailboxView> open(std::string_view mailbox) override;
   std::string writer(const std::vector<std::string>& args) override;
+  // Where a streaming SELECT (the lie "early-stop-clock") sends its first line; whether the
+  // last command did, so that line is not sent twice.
+  void stream_to(std::function<void(std::string_view)> send) { stream_ = std::move(send); }
+  bool take_streamed() { return std::exchange(streamed_, false); }
 
  private:
   Db& db();
   Proxy& proxy_;
+  std::function<void(std::string_view)> stream_;
+  bool streamed_ = false;
   std::unique_ptr<Db> db_;  // this session's connection, opened at LOGIN
 };
 

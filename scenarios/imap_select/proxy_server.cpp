@@ -18,6 +18,7 @@
 #include <mutex>
 #include <thread>
 
+#include "imap_format.hpp"
 #include "perfgate/endpoint.hpp"
 
 namespace imap_select {
@@ -35,6 +36,10 @@ void serve_connection(tcp::socket& socket, Proxy& proxy) {
     ProxyBackend backend(proxy);
     ImapSession session(backend);
     auto send = [&](std::string_view s) { asio::write(socket, asio::buffer(s.data(), s.size())); };
+    if (proxy.streams_select()) {  // the lie "early-stop-clock": SELECT's first line goes out alone
+      socket.set_option(tcp::no_delay(true));
+      backend.stream_to(send);
+    }
     CommandReader reader(
         [&](char* p, std::size_t n) -> std::size_t {
           boost::system::error_code ec;
@@ -45,7 +50,9 @@ void serve_connection(tcp::socket& socket, Proxy& proxy) {
     send(ImapSession::greeting());
     RawCommand raw;
     for (CommandReader::Status st; (st = reader.next(raw)) != CommandReader::Status::Closed;) {
-      send(st == CommandReader::Status::TooLong ? ImapSession::too_long() : session.handle(raw));
+      std::string answer = st == CommandReader::Status::TooLong ? ImapSession::too_long() : session.handle(raw);
+      if (backend.take_streamed() && answer.rfind(flags_line(), 0) == 0) answer.erase(0, flags_line().size());
+      send(answer);
       if (session.logged_out()) break;
     }
   } catch (const std::exception&) {

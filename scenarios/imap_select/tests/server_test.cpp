@@ -35,14 +35,26 @@ struct TempDir {
   }
 };
 
+std::vector<std::string> serve_args(const std::string& variant, int workers, const std::string& lie) {
+  std::vector<std::string> args = {"serve",
+                                   "--variant",
+                                   variant,
+                                   "--fixture",
+                                   testing::fixture_dir(),
+                                   "--params",
+                                   "{\"workers\": " + std::to_string(workers) + "}",
+                                   "--listen",
+                                   "127.0.0.1:0"};
+  if (!lie.empty()) args.insert(args.end(), {"--lie", lie});
+  return args;
+}
+
 // `imap_select serve` (the SDK's ServerProcess, as a scenario program starts its servers).
 class Server {
  public:
-  explicit Server(const std::string& variant, int workers = 1)
-      : process_(IMAP_SELECT_BIN,
-                 {"serve", "--variant", variant, "--fixture", testing::fixture_dir(), "--params",
-                  "{\"workers\": " + std::to_string(workers) + "}", "--listen", "127.0.0.1:0"},
-                 "imap_select serve", "build the target scenario_imap_select", {{"TMPDIR", tmp_.path.string()}}),
+  explicit Server(const std::string& variant, int workers = 1, const std::string& lie = "")
+      : process_(IMAP_SELECT_BIN, serve_args(variant, workers, lie), "imap_select serve",
+                 "build the target scenario_imap_select", {{"TMPDIR", tmp_.path.string()}}),
         announce(process_.announce()),
         listen(process_.endpoint().to_string()) {}
   int stop() { return process_.stop(std::chrono::seconds(10)); }
@@ -135,6 +147,31 @@ TEST(Server, ThreeWorkersAnswerAliveAndAllStop) {
   EXPECT_EQ(server.stop(), 0);
   for (pid_t w : workers) EXPECT_FALSE(fs::exists("/proc/" + std::to_string(w))) << "worker " << w << " left behind";
   EXPECT_TRUE(server.tmp_empty());
+}
+
+// The lie "early-stop-clock" answers every line as BEFORE does (only the phase wall against
+// the load client's clock shows it): its XWRITER answer says it streams SELECT, for its client.
+TEST(Server, EarlyStopClockAnswersAsBeforeAndSaysItStreams) {
+  auto transcript = [](const std::string& target) {
+    ImapClient c(target);
+    c.login(kUser, kPassword);
+    std::vector<std::string> lines = {c.command("XWRITER STEP 0").untagged.at(0)};
+    for (const char* command : {"SELECT INBOX", "FETCH 1:* (UID FLAGS)", "EXAMINE INBOX", "SELECT Sent",
+                                "SELECT NoSuchBox", "SELECT INBOX"}) {
+      const ImapAnswer a = c.command(command);
+      lines.insert(lines.end(), a.untagged.begin(), a.untagged.end());
+      lines.push_back(a.tagged);
+    }
+    return lines;
+  };
+  Server honest("before"), lying("after", 1, "early-stop-clock");
+  auto said = transcript(honest.listen), lied = transcript(lying.listen);
+  EXPECT_EQ(said[0].find("STREAMS SELECT"), std::string::npos) << said[0];
+  EXPECT_NE(lied[0].find(" STREAMS SELECT "), std::string::npos) << lied[0];
+  said.erase(said.begin());  // the XWRITER lines name each server's private cache
+  lied.erase(lied.begin());
+  EXPECT_EQ(said, lied);
+  EXPECT_EQ(lying.stop(), 0);
 }
 
 TEST(Server, UnknownFlagsAndMissingFixtureAreUsageErrors) {
