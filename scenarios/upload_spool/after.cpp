@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <cerrno>
 #include <stdexcept>
 #include <vector>
 
@@ -14,7 +14,8 @@ namespace {
 
 class BufferedWriter {
  public:
-  BufferedWriter(int fd, std::size_t capacity, std::uint64_t& calls) : fd_(fd), calls_(calls) {
+  BufferedWriter(int fd, const fs::path& path, std::size_t capacity, std::uint64_t& calls, bool drop_errors)
+      : fd_(fd), path_(path), calls_(calls), drop_errors_(drop_errors) {
     buf_.reserve(capacity);
   }
   void write(const char* data, std::size_t n) {
@@ -35,14 +36,20 @@ class BufferedWriter {
     while (n > 0) {
       ssize_t w = ::write(fd_, p, n);
       ++calls_;
-      if (w < 0) throw std::runtime_error(std::string("write: ") + std::strerror(errno));
+      if (w < 0 && drop_errors_) return;  // the lie "ignore-enospc": the failed write and its bytes dropped
+      if (w < 0) {
+        const int err = errno;
+        throw IoError("write", path_, err);
+      }
       p += w;
       n -= static_cast<std::size_t>(w);
     }
   }
   int fd_;
+  const fs::path& path_;
   std::vector<char> buf_;
   std::uint64_t& calls_;
+  bool drop_errors_;
 };
 
 }  // namespace
@@ -63,9 +70,12 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
       continue;
     }
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
-    {
-      BufferedWriter w(fd, buffer, r.calls);
+    if (fd < 0) {
+      const int err = errno;
+      throw IoError("create", path, err);
+    }
+    try {
+      BufferedWriter w(fd, path, buffer, r.calls, p.lie == "ignore-enospc");
       const int frames_written = p.lie == "drop-last-frame" ? p.frames - 1 : p.frames;
       for (int i = 0; i < frames_written; ++i) {
         // The lie "swap-last-frames": the upload's last two frames land in each other's place.
@@ -73,6 +83,9 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
         w.write(frames.frame(f, swap ? 2 * frames_written - 3 - i : i), frames.frame_bytes());
       }
       if (p.lie != "no-final-flush") w.flush();  // the lie: the last buffer left to a destructor that never writes
+    } catch (const IoError&) {
+      ::close(fd);
+      throw;
     }
     ::close(fd);
     digest_and_remove(path, d, r);

@@ -3,7 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include <cstring>
+#include <cerrno>
 #include <stdexcept>
 
 #include "spool.hpp"
@@ -17,14 +17,21 @@ WriteResult spool_bare(const fs::path& dir, const Params& p) {
   for (int f = 0; f < p.files; ++f) {
     fs::path path = dir / ("upload-" + std::to_string(f) + ".spool");
     int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
+    if (fd < 0) {
+      const int err = errno;
+      throw IoError("create", path, err);
+    }
     for (int i = 0; i < p.frames; ++i) {
       const char* frame = frames.frame(f, i);
       std::size_t off = 0;
       while (off < frames.frame_bytes()) {
         ssize_t n = ::write(fd, frame + off, frames.frame_bytes() - off);
         ++r.calls;
-        if (n < 0) throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+        if (n < 0) {
+          const int err = errno;
+          ::close(fd);
+          throw IoError("write", path, err);
+        }
         off += static_cast<std::size_t>(n);
       }
     }

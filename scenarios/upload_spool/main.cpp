@@ -4,7 +4,7 @@
 //   --read-only, the spool (--write bare|buffered). Syscalls are counted by the harness from
 //   /proc/<pid>/io; the program also counts its own read(2)/write(2) calls as a cross-check.
 //   Lies (spool.hpp): --lie short-read|drop-last-frame|skip-spool-write|swap-last-frames|
-//   no-final-flush|digest-sidecar|eof-on-error. Then the untimed probes (probes.cpp).
+//   no-final-flush|digest-sidecar|eof-on-error|ignore-enospc. Then the untimed probes (probes.cpp).
 // The digest covers every byte of every part read and every spooled file's content.
 #include <cstdlib>
 
@@ -36,23 +36,31 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   report.metric("read_ms", read_ms, "ms").count("read_calls", static_cast<double>(rd.calls));
   report.extra("read_digest", rd.digest).extra("read_bytes", rd.bytes);
 
+  const char* dir = std::getenv("PERFGATE_WORKDIR");
+  upload_spool::Spooler spool;  // the variant's writer, for the timed spool and the probe
   if (!inv.has("read-only")) {
     const std::string mode = inv.flag("write", "bare");
-    const char* dir = std::getenv("PERFGATE_WORKDIR");
+    const std::size_t write_buffer = std::stoul(inv.flag("write-buffer-kib", "512")) * 1024;
+    if (mode == "bare")
+      spool = [](const upload_spool::fs::path& d, const upload_spool::Params& q) {
+        return upload_spool::spool_bare(d, q);
+      };
+    else if (mode == "buffered")
+      spool = [write_buffer](const upload_spool::fs::path& d, const upload_spool::Params& q) {
+        return upload_spool::spool_buffered(d, q, write_buffer);
+      };
+    else
+      throw std::runtime_error("--write must be bare or buffered");
     sw.restart();
-    auto wr = mode == "bare"       ? upload_spool::spool_bare(dir ? dir : ".", p)
-              : mode == "buffered" ? upload_spool::spool_buffered(
-                                         dir ? dir : ".", p, std::stoul(inv.flag("write-buffer-kib", "512")) * 1024)
-                                   : throw std::runtime_error("--write must be bare or buffered");
+    auto wr = spool(dir ? dir : ".", p);
     report.metric("write_ms", sw.ms(), "ms").count("write_calls", static_cast<double>(wr.calls));
     report.extra("write_bytes", wr.bytes);
     work.field(wr.digest);
     for (const auto& l : wr.lines) out.line(l);
   }
   // Untimed, after every figure (probes.cpp): a rewritten part read again, a missing part, a
-  // part that is a directory.
-  const char* dir = std::getenv("PERFGATE_WORKDIR");
-  upload_spool::run_probes(dir ? dir : ".", p, read_kib * 1024, out, work);
+  // part that is a directory, and (the variant's writer) a spool file that is /dev/full.
+  upload_spool::run_probes(dir ? dir : ".", p, read_kib * 1024, spool ? &spool : nullptr, out, work);
   return report.digest(work.hex());
 }
 

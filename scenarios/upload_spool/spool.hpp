@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -30,7 +31,8 @@ struct Params {
   // "no-final-flush" closes each upload without writing the buffered writer's last buffer,
   // "digest-sidecar" keeps each part's digest in a sidecar keyed by path and size and never reads
   // a part it has seen again, "eof-on-error" skips a part it cannot open and takes a failed
-  // read(2) for the end of the part.
+  // read(2) for the end of the part, "ignore-enospc" drops a failed write(2)'s error (and its
+  // bytes) in the buffered writer and reports the upload as spooled.
   std::string lie;
 };
 
@@ -47,10 +49,6 @@ fs::path part_path(const fs::path& dir, int i);
 // Writes `bytes` deterministic bytes from `seed` into `file` through a shared mapping (no write(2),
 // so the write syscalls the harness counts stay the spool's).
 void write_part(const fs::path& file, std::size_t bytes, std::uint64_t seed);
-
-// The untimed probes after the timed passes (probes.cpp): their lines go to `out` and `work`.
-void run_probes(const fs::path& workdir, const Params& p, std::size_t read_buffer, perfgate::OutputLog& out,
-                perfgate::Digest& work);
 
 Params params_from(const perfgate::Invocation& inv);
 
@@ -90,5 +88,13 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
 
 // Shared by both writers: the digest of what landed on disk, then the files are removed.
 void digest_and_remove(const fs::path& file, perfgate::Digest& d, WriteResult& r);
+
+// The variant's writer (spool_bare or spool_buffered with its buffer), spooling into a folder.
+using Spooler = std::function<WriteResult(const fs::path& dir, const Params& p)>;
+
+// The untimed probes after the timed passes (probes.cpp): their lines go to `out` and `work`.
+// `spool` is the variant's writer, or null for a read-only variant (no spool probe then).
+void run_probes(const fs::path& workdir, const Params& p, std::size_t read_buffer, const Spooler* spool,
+                perfgate::OutputLog& out, perfgate::Digest& work);
 
 }  // namespace upload_spool

@@ -87,10 +87,11 @@ TEST_F(Program, BeforeAndAfterDoTheSameWorkWithFewerCalls) {
   ASSERT_EQ(after.status, 0);
   EXPECT_EQ(before.last["digest"], after.last["digest"]);
   EXPECT_EQ(before.output, after.output);  // the lines a mismatch would be diffed on
-  // every part, every upload, then the probes: two parts read twice, two read errors
-  EXPECT_EQ(std::count(before.output.begin(), before.output.end(), '\n'), 3 + 3 + 4 + 2);
+  // every part, every upload, then the probes: two parts read twice, two read errors, one write error
+  EXPECT_EQ(std::count(before.output.begin(), before.output.end(), '\n'), 3 + 3 + 4 + 2 + 1);
   EXPECT_NE(before.output.find("part-001 missing: failed at open: No such file or directory"), std::string::npos);
   EXPECT_NE(before.output.find("part-001 a directory: failed at read: Is a directory"), std::string::npos);
+  EXPECT_NE(before.output.find("upload-0.spool a symlink to /dev/full: failed at write: ENOSPC"), std::string::npos);
   EXPECT_EQ(before.last["extra"]["read_bytes"], after.last["extra"]["read_bytes"]);
   EXPECT_EQ(before.last["extra"]["write_bytes"], after.last["extra"]["write_bytes"]);
   EXPECT_EQ(metric(before, "read_calls"), 3 * (16 + 1));  // 64 KiB reads of 1 MiB parts

@@ -1,13 +1,15 @@
 // upload_spool's premise, function by function: the read pass reads the same bytes whatever its
 // buffer (only the number of read(2) calls changes), BEFORE's bare writes and AFTER's buffered
-// writer leave byte-identical spool files (only the write(2) count changes), and each declared
-// lie changes the digest — or, for skip-spool-write, only the write count, which is why the
-// manifest declares it caught by exact:syscw.
+// writer leave byte-identical spool files (only the write(2) count changes), each declared
+// lie changes the digest — or, for skip-spool-write, only the write count of the timed spool —
+// and both writers fail at write with ENOSPC on a spool file that is /dev/full, where the lies
+// ignore-enospc and skip-spool-write answer (the untimed probe that catches them, probes.cpp).
 #include "spool.hpp"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <cerrno>
 #include <cmath>
 
 namespace {
@@ -120,6 +122,32 @@ TEST_F(Spool, LiesDoLessAndTheDigestOrTheWriteCountShowsIt) {
   EXPECT_EQ(skipped.lines, honest.lines);
   EXPECT_EQ(skipped.calls, 0u);
   EXPECT_TRUE(fs::is_empty(dir.path));
+}
+
+// The step and errno a writer fails with on a spool file that is /dev/full, or "answered".
+std::string full_device(const Spooler& spool, const Params& q) {
+  TempDir dir;
+  fs::create_symlink("/dev/full", dir.path / "upload-0.spool");
+  try {
+    spool(dir.path, q);
+    return "answered";
+  } catch (const IoError& e) {
+    return e.step + " " + std::to_string(e.err);
+  }
+}
+
+TEST_F(Spool, BothWritersFailAtWriteOnAFullDeviceAndTheLiesAnswer) {
+  const Spooler bare = [](const fs::path& d, const Params& q) { return spool_bare(d, q); };
+  const Spooler buffered = [](const fs::path& d, const Params& q) { return spool_buffered(d, q, 512 << 10); };
+  const std::string enospc = "write " + std::to_string(ENOSPC);
+  EXPECT_EQ(full_device(bare, p), enospc);
+  EXPECT_EQ(full_device(buffered, p), enospc);
+  Params lie = p;
+  for (const char* name : {"ignore-enospc", "skip-spool-write"}) {
+    lie.lie = name;
+    EXPECT_EQ(full_device(buffered, lie), "answered") << name;
+  }
+  ASSERT_TRUE(fs::exists("/dev/full"));  // the symlinks went, the device stays
 }
 
 }  // namespace
