@@ -7,12 +7,14 @@
 namespace media_parity {
 
 Access::Access(Connection& db, const Request& request, const ServeOptions& options)
+    : Access(db, request.get("UserId"), options) {}
+
+Access::Access(Connection& db, const std::string& who, const ServeOptions& options)
     : db_(db),
       once_(options.after),
       all_folders_(options.lie_all_folders),
       ignore_disabled_(options.lie_ignore_disabled),
       precomputed_(options.precomputed.get()) {
-  const std::string who = request.get("UserId");
   if (who.empty() && !options.lie_default_user)
     throw HttpError(400, "query parameter UserId is required (a user name or id)");
   if (!who.empty())

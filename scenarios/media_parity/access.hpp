@@ -19,6 +19,8 @@ class Access {
  public:
   // Resolves ?UserId= (a user name or a 32-hex id): one statement; 400 when absent, 404 when unknown.
   Access(Connection& db, const Request& request, const ServeOptions& options);
+  // The same for a user named in the path (/Users/{UserId}/...): `who` as ?UserId= would be.
+  Access(Connection& db, const std::string& who, const ServeOptions& options);
   const std::string& user() const { return user_; }
   // The user's library ids as a JSON array (for json_each). 403 when the user is disabled.
   std::string libraries();

@@ -47,6 +47,18 @@ std::string image_tag(const std::string& path, const std::string& modified) {
   return perfgate::digest_of(path + "|" + modified);
 }
 
+Json read_user_data(const Row& r) {
+  Json u;
+  u["PlaybackPositionTicks"] = r.integer(4);
+  u["PlayCount"] = r.integer(2);
+  u["IsFavorite"] = r.integer(3) != 0;
+  if (!r.null(5)) u["LastPlayedDate"] = r.text(5);
+  u["Played"] = r.integer(1) != 0;
+  u["Key"] = r.text(6);
+  u["ItemId"] = r.text(0);
+  return u;
+}
+
 namespace {
 
 using Parts = std::map<std::string, std::vector<Json>>;  // item id -> that item's rows of one aspect
@@ -75,17 +87,6 @@ Parts fetch(Connection& db, const std::vector<ItemRow>& items, bool batched, std
   return parts;
 }
 
-Json read_user_data(const Row& r) {
-  Json u;
-  u["PlaybackPositionTicks"] = r.integer(4);
-  u["PlayCount"] = r.integer(2);
-  u["IsFavorite"] = r.integer(3) != 0;
-  if (!r.null(5)) u["LastPlayedDate"] = r.text(5);
-  u["Played"] = r.integer(1) != 0;
-  u["Key"] = r.text(6);
-  u["ItemId"] = r.text(0);
-  return u;
-}
 Json read_image(const Row& r) { return {{"type", r.integer(1)}, {"tag", image_tag(r.text(2), r.text(3))}}; }
 Json read_person(const Row& r) {
   Json p;
@@ -129,8 +130,8 @@ Json describe(Connection& db, const std::vector<ItemRow>& items, const std::stri
   const bool batched = options.after;
   const Parts user_data =
       fetch(db, items, batched,
-            "SELECT ItemId, Played, PlayCount, IsFavorite, PlaybackPositionTicks, LastPlayedDate, CustomDataKey "
-            "FROM UserData WHERE ItemId {items} AND UserId = ?2 ORDER BY ItemId, CustomDataKey",
+            std::string("SELECT ") + kUserDataColumns +
+                " FROM UserData WHERE ItemId {items} AND UserId = ?2 ORDER BY ItemId, CustomDataKey",
             {user}, read_user_data);
   const Parts images = fetch(db, items, batched,
                              "SELECT ItemId, ImageType, Path, DateModified FROM BaseItemImageInfos "

@@ -27,6 +27,12 @@ struct ItemRow {
 };
 ItemRow read_item(const Row& r);
 
+// The columns a UserItemDataDto is read from, from UserData (read_user_data reads them).
+inline constexpr const char* kUserDataColumns =
+    "ItemId, Played, PlayCount, IsFavorite, PlaybackPositionTicks, LastPlayedDate, CustomDataKey";
+// Jellyfin's UserItemDataDto of one UserData row.
+Json read_user_data(const Row& r);
+
 // Which optional parts a DTO carries.
 struct Wanted {
   bool overview = false, people = false, genres = false, studios = false, streams = false;

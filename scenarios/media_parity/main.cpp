@@ -29,6 +29,7 @@ int serve(const perfgate::Invocation& inv) {
   o.answers.lie_default_user = inv.lying("default-user");
   o.answers.lie_ignore_disabled = inv.lying("ignore-disabled");
   o.answers.lie_precompute_libraries = inv.lying("precompute-libraries");
+  o.answers.lie_played_cache = inv.lying("played-cache");
   for (const auto& [name, value] : inv.flags)
     if (name != "test-fill-people" && name != "test-empty-lists")
       throw std::invalid_argument("unknown flag --" + name + " (serve takes --test-fill-people, --test-empty-lists)");

@@ -73,6 +73,16 @@ std::vector<std::string> Request::list(const std::string& name) const {
   return out;
 }
 
+std::string Request::key() const {
+  std::string k = path_;
+  char sep = '?';
+  for (const auto& [name, value] : params_) {
+    k += sep + name + "=" + value;
+    sep = '&';
+  }
+  return k;
+}
+
 bool Request::field(const std::string& f) const {
   for (const auto& x : list("Fields"))
     if (x == f) return true;

@@ -11,6 +11,8 @@
 
 namespace media_parity {
 
+class ResponseCache;  // server.hpp: the lie "played-cache"
+
 // Jellyfin's DTOs keep their declared field order; so do ours (and both variants share it).
 using Json = nlohmann::ordered_json;
 
@@ -31,6 +33,9 @@ struct ServeOptions {
   bool lie_default_user = false;          // --lie default-user: no or an unknown UserId answered as the administrator
   bool lie_ignore_disabled = false;       // --lie ignore-disabled: a disabled user's libraries served
   bool lie_precompute_libraries = false;  // --lie precompute-libraries: every user's libraries derived before listen
+  bool lie_played_cache = false;          // --lie played-cache: GET answers kept, never invalidated
+  // The lie "played-cache": the cache itself (server.hpp), made by serve().
+  std::shared_ptr<ResponseCache> response_cache;
   // The lie "precompute-libraries": user id -> library ids, derived once before the server listens.
   std::shared_ptr<const std::map<std::string, std::vector<std::string>>> precomputed;
 };
@@ -49,6 +54,9 @@ class Request {
   // Fields=People,Overview,...: whether `field` was asked for.
   bool field(const std::string& field) const;
   bool descending() const { return get("SortOrder", "Ascending") == "Descending"; }
+  // The route and its parameters in name order ("/Items?Limit=50&UserId=user03"): the same
+  // question whatever order a client wrote its parameters in.
+  std::string key() const;
 
  private:
   std::string path_;

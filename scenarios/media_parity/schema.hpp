@@ -10,6 +10,7 @@ namespace media_parity {
 
 inline constexpr const char* kDatabaseFile = "library.db";
 inline constexpr const char* kRequestsFile = "requests.txt";
+inline constexpr const char* kProbesFile = "probes.txt";  // service.probes (probe_set.cpp)
 
 inline constexpr const char* kSchema = R"sql(
 CREATE TABLE BaseItems (

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <array>
 #include <ctime>
 #include <filesystem>
@@ -424,6 +425,11 @@ nlohmann::json seed_fixture(const SeedParams& p, const std::string& dir) {
   for (const auto& [name, path] : requests) out << "# name: " << name << "\n" << path << "\n";
   if (!out) throw std::runtime_error("cannot write " + (fs::path(dir) / kRequestsFile).string());
   figures["requests"] = requests.size();
+  std::ofstream probes(fs::path(dir) / kProbesFile, std::ios::trunc);
+  const auto lines = probe_set(db.string());
+  for (const auto& line : lines) probes << line << "\n";
+  if (!probes) throw std::runtime_error("cannot write " + (fs::path(dir) / kProbesFile).string());
+  figures["probes"] = std::count_if(lines.begin(), lines.end(), [](const std::string& l) { return l[0] != '#'; });
   return figures;
 }
 

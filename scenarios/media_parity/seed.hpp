@@ -39,8 +39,14 @@ struct LibraryShape {
 // Id-free (users by name, genres by name), every route, several users, sorts, filters, pages.
 std::vector<std::pair<std::string, std::string>> request_set(const LibraryShape& shape);
 
-// Writes DIR/library.db and DIR/requests.txt (DIR created if needed; an existing library is
-// replaced). Returns the seeder's figures: items, user_data, streams, people_links, users, requests.
+// The untimed probes (service.probes), one line each, comments included: bad inputs, the
+// disabled account, and a write between two asks of one page; the write names a movie of the
+// library at `db_path` (probe_set.cpp).
+std::vector<std::string> probe_set(const std::string& db_path);
+
+// Writes DIR/library.db, DIR/requests.txt and DIR/probes.txt (DIR created if needed; an
+// existing library is replaced). Returns the seeder's figures: items, user_data, streams,
+// people_links, users, requests, probes.
 nlohmann::json seed_fixture(const SeedParams& p, const std::string& dir);
 
 }  // namespace media_parity

@@ -3,12 +3,17 @@
 //
 //   GET <route>?<query>   JSON in Jellyfin's conventions (routes.hpp); every answer carries
 //                         X-Perfgate-Statements: the SQL statements that request ran
+//   POST /Users/{UserId}/PlayedItems/{ItemId}   Jellyfin's mark played (played.hpp), on the
+//                         server's private copy of the library
 //   GET /_stats           {"requests": n, "statements": n,
 //                          "routes": {"/Artists": {"requests": r, "statements": s}, ...}}
-//   anything else         404 (unknown path), 405 (not GET), 400 (bad parameter)
+//   anything else         404 (unknown path), 405 (another method), 400 (bad parameter)
 #pragma once
 
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_map>
 
 #include "request.hpp"
 
@@ -33,5 +38,25 @@ struct Answer {
 };
 class Pool;
 Answer answer(Pool& pool, const std::string& target, const ServeOptions& options);
+
+// The lie "played-cache": a response cache in front of every GET route, keyed by the request's
+// canonical form (Request::key: the route and its parameters in name order) and never
+// invalidated, so a write (mark played) is never seen by a question answered before it.
+class ResponseCache {
+ public:
+  std::optional<std::string> find(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = bodies_.find(key);
+    return it == bodies_.end() ? std::nullopt : std::optional<std::string>(it->second);
+  }
+  void keep(const std::string& key, const std::string& body) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    bodies_.emplace(key, body);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, std::string> bodies_;  // 200 answers only
+};
 
 }  // namespace media_parity

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "db.hpp"
+#include "played.hpp"
 #include "schema.hpp"
 #include "seed.hpp"
 #include "server.hpp"
@@ -39,6 +40,9 @@ class Routes : public ::testing::Test {
     std::ifstream in(dir_ / kRequestsFile);
     for (std::string line; std::getline(in, line);)
       if (!line.empty() && line[0] == '/') requests_.push_back(line);
+    std::ifstream p(dir_ / kProbesFile);
+    for (std::string line; std::getline(p, line);)
+      if (!line.empty() && line[0] != '#') probes_.push_back(line);
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   static Answer ask(const std::string& target, ServeOptions o) {
@@ -52,7 +56,7 @@ class Routes : public ::testing::Test {
     return o;
   }
   static inline fs::path dir_;
-  static inline std::vector<std::string> requests_;
+  static inline std::vector<std::string> requests_, probes_;
 };
 
 }  // namespace
@@ -154,4 +158,66 @@ TEST_F(Routes, BadRequestsAreAnsweredWithTheRightStatus) {
   const Answer missing = ask("/Search/Hints?UserId=user00", before());
   EXPECT_EQ(missing.status, 400);
   EXPECT_NE(missing.body.find("SearchTerm"), std::string::npos);
+}
+
+// probes.txt's write (cache.freshness): user03's played page, one of its movies marked played,
+// the page again in another parameter order, as the harness asks them after the window.
+TEST_F(Routes, AMarkedMovieIsOnTheNextPlayedPageAndTheFixtureIsNeverWritten) {
+  ASSERT_GE(probes_.size(), 3u);
+  const std::string page = probes_[probes_.size() - 3], again = probes_.back();
+  const std::string post = probes_[probes_.size() - 2].substr(5);
+  ASSERT_EQ(probes_[probes_.size() - 2].rfind("POST /Users/user03/PlayedItems/", 0), 0u);
+  const std::string movie = post.substr(post.rfind('/') + 1, 32);
+  auto holds = [&](const Answer& a) { return a.body.find("\"Id\":\"" + movie + "\"") != std::string::npos; };
+  const auto fixture_time = fs::last_write_time(dir_ / kDatabaseFile);
+  std::string seen;
+  for (const ServeOptions& o : {before(), after()}) {
+    Pool pool((dir_ / kDatabaseFile).string(), o.after);
+    const Answer first = answer(pool, page, o);
+    const Answer marked = answer_post(pool, post, o);
+    const Answer second = answer(pool, again, o);
+    ASSERT_EQ(marked.status, 200) << marked.body;
+    const auto dto = nlohmann::json::parse(marked.body);
+    EXPECT_EQ(dto["Played"], true);
+    EXPECT_EQ(dto["LastPlayedDate"], "2024-06-01T12:00:00.0000000Z");
+    EXPECT_EQ(dto["PlaybackPositionTicks"], 0);
+    EXPECT_FALSE(holds(first));
+    EXPECT_TRUE(holds(second)) << second.body;
+    EXPECT_EQ(nlohmann::json::parse(second.body)["TotalRecordCount"].get<long long>(),
+              nlohmann::json::parse(first.body)["TotalRecordCount"].get<long long>() + 1);
+    EXPECT_TRUE(fs::exists(pool.private_copy()));
+    if (!seen.empty()) {
+      EXPECT_EQ(second.body, seen);  // BEFORE and AFTER alike
+    }
+    seen = second.body;
+  }
+  EXPECT_EQ(fs::last_write_time(dir_ / kDatabaseFile), fixture_time);
+  EXPECT_FALSE(holds(ask(again, after())));  // a new server reads the fixture again
+
+  ServeOptions lie = after();  // the lie "played-cache": the page answered as before the write
+  lie.response_cache = std::make_shared<ResponseCache>();
+  Pool pool((dir_ / kDatabaseFile).string(), true);
+  const Answer first = answer(pool, page, lie);
+  ASSERT_EQ(answer_post(pool, post, lie).status, 200);
+  EXPECT_EQ(answer(pool, again, lie).body, first.body);
+}
+
+TEST_F(Routes, BadWritesAreAnsweredWithTheRightStatus) {
+  Pool pool((dir_ / kDatabaseFile).string(), true);
+  const auto page = nlohmann::json::parse(ask("/Items?IncludeItemTypes=Movie&Limit=1&UserId=user03", after()).body);
+  const std::string movie = page["Items"][0]["Id"];
+  EXPECT_EQ(answer_post(pool, "/Users/user03/PlayedItems/" + movie + "?datePlayed=yesterday", after()).status, 400);
+  EXPECT_EQ(
+      answer_post(pool, "/Users/user03/PlayedItems/" + movie + "?datePlayed=2024-02-30T00:00:00Z", after()).status,
+      400);
+  EXPECT_EQ(answer_post(pool, "/Users/nobody/PlayedItems/" + movie, after()).status, 404);
+  EXPECT_EQ(answer_post(pool, "/Users/user03/PlayedItems/0123456789abcdef0123456789abcdef", after()).status, 404);
+  EXPECT_EQ(answer_post(pool, std::string("/Users/") + kDisabledUser + "/PlayedItems/" + movie, after()).status, 403);
+  EXPECT_EQ(answer_post(pool, "/Items?UserId=user03", after()).status, 405);
+  EXPECT_EQ(answer_post(pool, "/Users/user03/Nope/" + movie, after()).status, 404);
+  // Without datePlayed: played, counted at least once, the date it had or now.
+  const auto dto = nlohmann::json::parse(answer_post(pool, "/Users/user03/PlayedItems/" + movie, after()).body);
+  EXPECT_EQ(dto["Played"], true);
+  EXPECT_GE(dto["PlayCount"].get<long long>(), 1);
+  EXPECT_TRUE(dto.contains("LastPlayedDate"));
 }
