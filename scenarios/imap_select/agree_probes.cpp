@@ -72,6 +72,9 @@ void refusals(const std::string& target, perfgate::OutputLog& log) {
 
 void bad_inputs(ImapClient& c, perfgate::OutputLog& log) {
   logged(c, log, "bad-input", "SELECT NoSuchBox");
+  // Only INBOX is case-insensitive (RFC 3501 5.1): "inbox" is the INBOX, "SENT" is no mailbox.
+  logged(c, log, "bad-input", "SELECT inbox");
+  logged(c, log, "bad-input", "SELECT SENT");
   logged(c, log, "bad-input", "FETCH 1:* (UID FLAGS)");  // that failed SELECT left nothing selected
   const ImapAnswer select = logged(c, log, "bad-input", "SELECT INBOX");
   if (!select.ok()) throw std::runtime_error("SELECT INBOX: " + select.tagged);

@@ -1,6 +1,7 @@
 #include "proxy.hpp"
 
 #include <stdlib.h>
+#include <strings.h>
 
 #include <stdexcept>
 
@@ -60,6 +61,10 @@ Proxy::~Proxy() {
 }
 
 std::int64_t Proxy::mailbox_id(std::string_view name) const {
+  // The lie "case-folded-names": every name matched without case, as a map of folded names would.
+  if (lie_ == "case-folded-names")
+    for (const auto& [shown, id] : mailboxes_)
+      if (shown.size() == name.size() && strncasecmp(shown.data(), name.data(), name.size()) == 0) return id;
   const std::int64_t id = find_mailbox(mailboxes_, name);
   // The lie "unknown-box-as-inbox": a name the cache does not know answered as the INBOX.
   return id == 0 && lie_ == "unknown-box-as-inbox" ? find_mailbox(mailboxes_, "INBOX") : id;
