@@ -57,7 +57,9 @@ TEST(WorkCounts, ARowFewerInOneRoundIsNotTheSameWork) {
   EXPECT_NE(g.detail.find("round 2"), std::string::npos) << g.detail;
 }
 
-TEST(WorkCounts, MoreIsNotTheSameWorkEither) { EXPECT_TRUE(gate::work_count_gate(count_rounds({{10, 11}}), "rows").failed()); }
+TEST(WorkCounts, MoreIsNotTheSameWorkEither) {
+  EXPECT_TRUE(gate::work_count_gate(count_rounds({{10, 11}}), "rows").failed());
+}
 
 TEST(WorkCounts, NeverMeasuredIsNotJudged) {
   const auto g = gate::work_count_gate(count_rounds({{1, 1}}), "pages");
