@@ -111,7 +111,7 @@ bool is_played_path(const std::string& path) { return played_parts(path).has_val
 
 Answer answer_post(Pool& pool, const std::string& target, const ServeOptions& options) {
   Answer a;
-  try {
+  answer_or_error(a, [&] {
     const Request request(target);
     const auto parts = played_parts(request.path());
     if (!parts) {
@@ -124,13 +124,7 @@ Answer answer_post(Pool& pool, const std::string& target, const ServeOptions& op
     pool.write([&](Connection& db) { dto = mark_played(db, parts->first, parts->second, date, options); },
                a.statements);
     a.body = dto.dump();
-  } catch (const HttpError& e) {
-    a.status = e.status;
-    a.body = nlohmann::json{{"error", e.what()}}.dump();
-  } catch (const std::exception& e) {
-    a.status = 500;
-    a.body = nlohmann::json{{"error", e.what()}}.dump();
-  }
+  });
   return a;
 }
 

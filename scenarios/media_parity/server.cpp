@@ -121,6 +121,18 @@ void session(std::shared_ptr<tcp::socket> socket, Pool& pool, Stats& stats, cons
 
 }  // namespace
 
+void answer_or_error(Answer& a, const std::function<void()>& body) {
+  try {
+    body();
+  } catch (const HttpError& e) {
+    a.status = e.status;
+    a.body = nlohmann::json{{"error", e.what()}}.dump();
+  } catch (const std::exception& e) {
+    a.status = 500;
+    a.body = nlohmann::json{{"error", e.what()}}.dump();
+  }
+}
+
 Answer answer(Pool& pool, const std::string& target, const ServeOptions& options) {
   // The lie "played-cache": a question asked before, in any parameter order, answered as then.
   std::string key;
@@ -132,20 +144,14 @@ Answer answer(Pool& pool, const std::string& target, const ServeOptions& options
   auto lease = pool.take();
   Connection& db = *lease;
   const std::uint64_t before = db.statements();
-  try {
+  answer_or_error(a, [&] {
     const Request request(target);
     const Handler handler = route(request.path());
     if (!handler) throw HttpError(404, "no route " + request.path());
     Json body = handler(db, request, options);
     if (options.empty_lists) empty_lists(body);
     a.body = body.dump();
-  } catch (const HttpError& e) {
-    a.status = e.status;
-    a.body = nlohmann::json{{"error", e.what()}}.dump();
-  } catch (const std::exception& e) {
-    a.status = 500;
-    a.body = nlohmann::json{{"error", e.what()}}.dump();
-  }
+  });
   a.statements = db.statements() - before;
   if (options.response_cache && a.status == 200) options.response_cache->keep(key, a.body);
   return a;

@@ -10,6 +10,7 @@
 //   anything else         404 (unknown path), 405 (another method), 400 (bad parameter)
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ struct Answer {
 };
 class Pool;
 Answer answer(Pool& pool, const std::string& target, const ServeOptions& options);
+
+// Runs `body`, which fills `a`; an HttpError it throws becomes its status and {"error": ...},
+// any other exception a 500: every route's one way of failing.
+void answer_or_error(Answer& a, const std::function<void()>& body);
 
 // The lie "played-cache": a response cache in front of every GET route, keyed by the request's
 // canonical form (Request::key: the route and its parameters in name order) and never
