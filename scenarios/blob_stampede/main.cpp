@@ -6,7 +6,8 @@
 //   blob_stampede run  --variant before|after --profile P --fixture DIR --params JSON
 //                      [--remote-bin PATH] [--keep-cache DIR] [--lie truncated-hit|empty-hit|waiters-no-wait|
 //                                                            any-cached-file|swap-first-chunks|one-gate|
-//                                                            no-fsync|background-fill|empty-on-404]
+//                                                            no-fsync|background-fill|empty-on-404|
+//                                                            fewer-fetches-told|early-stampede-clock]
 //
 // Lies (blob_cache.hpp; AFTER only, each serving less than BEFORE): a hit served without its
 // last chunk, or served nothing.

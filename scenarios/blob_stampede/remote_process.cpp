@@ -18,6 +18,7 @@ std::vector<std::string> arguments(const RemoteOptions& o) {
                                    std::to_string(o.chunk_kib),
                                    "--parent-pid",
                                    std::to_string(::getpid())};
+  if (!o.witness_blob.empty()) args.insert(args.end(), {"--witness-blob", o.witness_blob});
   if (!o.fail_fetches.empty()) {
     std::string list;
     for (int n : o.fail_fetches) list += (list.empty() ? "" : ",") + std::to_string(n);

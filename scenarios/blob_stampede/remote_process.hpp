@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "perfgate/server_process.hpp"
@@ -20,6 +21,7 @@ struct RemoteOptions {
   unsigned chunk_kib = 256;
   std::uint64_t fail_after_bytes = 0;
   std::vector<int> fail_fetches;  // 1-based fetch numbers cut short after fail_after_bytes
+  std::string witness_blob;       // the blob whose fetches and bytes the remote's witness file states
 };
 
 class RemoteProcess : public perfgate::ServerProcess {

@@ -1,12 +1,17 @@
 // blob_remote: the remote blob store of blob_stampede, a separate process on loopback.
 //
 //   blob_remote --root DIR [--ttfb-ms 15] [--bandwidth-mib-s 1024] [--chunk-kib 256]
-//               [--fail-after-bytes N --fail-fetches 1,3] [--parent-pid PID]
+//               [--fail-after-bytes N --fail-fetches 1,3] [--parent-pid PID] [--witness-blob SHA256]
 //
 // Serves GET /blobs/<sha256> (the files of DIR, named by their SHA-256) and GET /stats
 // (fetches, bytes sent, bodies completed and cut short, as JSON). Binds 127.0.0.1 port 0 and
 // prints {"listen": "127.0.0.1:PORT"} once it accepts connections; stops on SIGTERM/SIGINT
 // and dies with its parent (PR_SET_PDEATHSIG).
+//
+// The witness (docs/scenario-contract.md, "Witnesses"): when $PERFGATE_WITNESS_DIR is set, on
+// SIGTERM it writes blob_remote.json there with what it served of --witness-blob over its life
+// (remote_served_fetches, remote_served_mib), so perfgate holds the figures the program relays
+// from /stats to the remote's own word.
 //
 // The network model, identical for every client: each response starts after a time to first
 // byte, then its body goes out in chunks over ONE shared link of the given bandwidth: a chunk
@@ -31,6 +36,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -57,6 +64,7 @@ struct Options {
   std::uint64_t fail_after_bytes = 0;
   std::set<std::uint64_t> fail_fetches;  // 1-based numbers of the blob fetches to cut short
   long parent_pid = 0;
+  std::string witness_blob;  // the blob whose fetches and bytes the witness file states
 };
 
 struct Blob {
@@ -68,8 +76,9 @@ struct Server {
   Options opt;
   std::map<std::string, Blob, std::less<>> blobs;
   std::uint64_t fetches = 0, bytes = 0, completed = 0, failed = 0;
-  Clock::time_point link_free_at{};  // when the shared link has sent everything reserved so far
-  int sending = 0;                   // bodies in progress: the link's busy period
+  std::uint64_t witness_fetches = 0, witness_bytes = 0;  // of opt.witness_blob
+  Clock::time_point link_free_at{};                      // when the shared link has sent everything reserved so far
+  int sending = 0;                                       // bodies in progress: the link's busy period
 
   // The link models a REMOTE store: its throughput must not depend on how promptly this
   // process is scheduled on the (shared) local CPUs. So within a busy period the link keeps
@@ -116,7 +125,9 @@ class Session : public std::enable_shared_from_this<Session> {
     const auto it = server_.blobs.find(target.substr(prefix.size()));
     if (it == server_.blobs.end()) return send_small(http::status::not_found, "no such blob\n", "text/plain");
     blob_ = it->second;
+    witnessed_ = it->first == server_.opt.witness_blob;
     fetch_no_ = ++server_.fetches;
+    if (witnessed_) ++server_.witness_fetches;
     fail_ = server_.opt.fail_fetches.count(fetch_no_) != 0;
     timer_.expires_after(
         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(server_.opt.ttfb_ms)));
@@ -165,6 +176,7 @@ class Session : public std::enable_shared_from_this<Session> {
                         [self, n](beast::error_code ec2, std::size_t) {
                           if (ec2) return self->abort();
                           self->server_.bytes += n;
+                          if (self->witnessed_) self->server_.witness_bytes += n;
                           self->offset_ += n;
                           self->next_chunk();
                         });
@@ -210,6 +222,7 @@ class Session : public std::enable_shared_from_this<Session> {
   std::uint64_t fetch_no_ = 0;
   bool fail_ = false;
   bool in_body_ = false;
+  bool witnessed_ = false;  // a fetch of opt.witness_blob
 };
 
 void accept(tcp::acceptor& acceptor, Server& server) {
@@ -245,6 +258,8 @@ Options parse(int argc, char** argv) {
         if (!n.empty()) o.fail_fetches.insert(std::stoull(n));
     } else if (a == "--parent-pid")
       o.parent_pid = std::stol(value());
+    else if (a == "--witness-blob")
+      o.witness_blob = value();
     else
       throw std::runtime_error("unknown flag " + a);
   }
@@ -276,6 +291,17 @@ void load_blobs(Server& server) {
   }
 }
 
+// What this remote served of --witness-blob, for perfgate to read after the sample (no-op
+// without $PERFGATE_WITNESS_DIR or --witness-blob).
+void write_witness(const Server& server) {
+  const char* dir = std::getenv("PERFGATE_WITNESS_DIR");
+  if (!dir || !*dir || server.opt.witness_blob.empty()) return;
+  std::ofstream out(std::filesystem::path(dir) / "blob_remote.json");
+  out << R"({"metrics": {"remote_served_fetches": {"value": )" << server.witness_fetches
+      << R"(, "unit": "count", "exact": true}, "remote_served_mib": {"value": )" << std::setprecision(17)
+      << static_cast<double>(server.witness_bytes) / (1 << 20) << R"(, "unit": "MiB"}}})" << '\n';
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -294,6 +320,7 @@ int main(int argc, char** argv) {
     accept(acceptor, server);
     perfgate::announce_listen("127.0.0.1", acceptor.local_endpoint().port());
     io.run();
+    write_witness(server);
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "blob_remote: " << e.what() << std::endl;

@@ -35,11 +35,14 @@ ReaderResult read_one(BlobCache& cache, const std::string& sha256, int reader) {
   return serve(cache, sha256, reader, Clock::now());
 }
 
-StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int readers, int first_reader) {
-  return run_stampede(cache, std::vector<std::string>(static_cast<std::size_t>(readers), sha256), first_reader);
+StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int readers, int first_reader,
+                            bool early_clock) {
+  return run_stampede(cache, std::vector<std::string>(static_cast<std::size_t>(readers), sha256), first_reader,
+                      early_clock);
 }
 
-StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& blobs, int first_reader) {
+StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& blobs, int first_reader,
+                            bool early_clock) {
   const int readers = static_cast<int>(blobs.size());
   StampedeResult result;
   result.readers.resize(static_cast<std::size_t>(readers));
@@ -59,8 +62,10 @@ StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& bl
   t0 = Clock::now();
   result.released = t0;
   go.count_down();
+  // The lie "early-stampede-clock": the clock read once the readers are on their way.
+  if (early_clock) result.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   for (auto& t : threads) t.join();
-  result.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (!early_clock) result.wall_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   return result;
 }
 

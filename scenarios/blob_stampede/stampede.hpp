@@ -26,9 +26,13 @@ struct StampedeResult {
 
 // Starts `readers` threads, waits until every one is ready, releases them at once and joins.
 // Reader i calls cache.read(sha256, first_reader + i, ...). Errors are recorded, not thrown.
-StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int readers, int first_reader = 0);
+// `early_clock`: the lie "early-stampede-clock" (AFTER only), wall_ms read once the readers are
+// released, before they are joined.
+StampedeResult run_stampede(BlobCache& cache, const std::string& sha256, int readers, int first_reader = 0,
+                            bool early_clock = false);
 // The same, reader i asking for blobs[i] (a herd on several blobs at once).
-StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& blobs, int first_reader);
+StampedeResult run_stampede(BlobCache& cache, const std::vector<std::string>& blobs, int first_reader,
+                            bool early_clock = false);
 
 // One reader, on the calling thread.
 ReaderResult read_one(BlobCache& cache, const std::string& sha256, int reader);

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <perfgate/outside_window.hpp>
 #include <perfgate/percentile.hpp>
 #include <perfgate/sample.hpp>
 #include <perfgate/seeders/blobs.hpp>
@@ -122,6 +123,7 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   ro.ttfb_ms = inv.param<double>("ttfb_ms");
   ro.bandwidth_mib_s = inv.param<double>("bandwidth_mib_s");
   ro.chunk_kib = inv.param<unsigned>("chunk_kib", 256);
+  ro.witness_blob = source;  // the remote states what it served of the herd's blob (remote_fetches, remote_mib)
 
   TempDir work;
   const fs::path cache_dir = inv.has("keep-cache") ? fs::path(inv.flag("keep-cache")) : work.path() / "cache";
@@ -136,8 +138,12 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   config.lie = inv.lie;
   auto cache = make_cache(inv.variant, config);
 
-  // The stampede: K cold readers at once.
-  const StampedeResult herd = run_stampede(*cache, source, readers);
+  // The stampede: K cold readers at once. perfgate reads its own clock where it begins and ends
+  // (the outside window 'stampede', self_reported: stampede_ms).
+  const StampedeResult herd = [&] {
+    perfgate::OutsideWindow window("stampede");
+    return run_stampede(*cache, source, readers, 0, inv.lying("early-stampede-clock"));
+  }();
   const auto herd_end = std::chrono::system_clock::now();
   // Untimed: the cache file must have landed within the herd (its ctime, set by the rename).
   const auto landed_at = rename_time(cache_dir / source);
@@ -233,9 +239,13 @@ perfgate::Report run(const perfgate::Invocation& inv) {
                                         .count()
                                   : -1;
 
+  // The lie "fewer-fetches-told": only the fetches beyond the first one relayed (the stampede's
+  // extra fetches, as if the leader's were not one).
+  const std::uint64_t fetches_told =
+      inv.lying("fewer-fetches-told") && after_herd.fetches ? after_herd.fetches - 1 : after_herd.fetches;
   report.digest(digest.hex())
       .metric("stampede_ms", herd.wall_ms, "ms")
-      .count("remote_fetches", static_cast<double>(after_herd.fetches))
+      .count("remote_fetches", static_cast<double>(fetches_told))
       .metric("remote_mib", static_cast<double>(after_herd.bytes) / (1 << 20), "MiB")
       .metric("torn_files", torn, "count")
       .metric("shared_tmp_writers", static_cast<double>(cache->counters().shared_tmp_writers), "count")

@@ -5,7 +5,7 @@
 namespace s3_put {
 
 void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency, Shortcut shortcut,
-                   const std::set<std::string>& skip, std::thread* background) {
+                   const std::set<std::string>& skip, std::thread* background, const std::function<void()>& after_put) {
   static const std::string empty;
   const std::size_t last = chunks.empty() ? 0 : chunks.size() - 1;
   const Chunk* skipped = shortcut == Shortcut::SkipLastChunk && !chunks.empty() ? &chunks[last] : nullptr;
@@ -16,6 +16,7 @@ void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsi
                               : shortcut == Shortcut::SharedBody && index % 2 == 1 ? chunks[index - 1].bytes
                                                                                    : chunk.bytes;
     c.put(chunk.name, body);
+    if (after_put) after_put();
   };
   if (shortcut != Shortcut::UnreadTail || !background || chunks.size() <= concurrency)
     return for_each_chunk(store, chunks, concurrency, put);

@@ -4,7 +4,8 @@
 // this program starts and stops. No fixture: the chunks are made from a fixed PRNG.
 //
 //   s3_put run --variant before|after --profile P --params JSON [--store-bin PATH]
-//              [--lie skip-last-chunk|empty-body|remembered-puts|shared-body|unread-responses]
+//              [--lie skip-last-chunk|empty-body|remembered-puts|shared-body|unread-responses|
+//                     fewer-requests-told|late-put-clock]
 //
 // Lies (AFTER only, each sending less than BEFORE): the last chunk never PUT, or every chunk
 // PUT with an empty body.

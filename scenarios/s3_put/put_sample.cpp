@@ -12,8 +12,11 @@
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <perfgate/outside_window.hpp>
 #include <set>
 
 #include "store_process.hpp"
@@ -75,19 +78,30 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   }
 
   std::thread background;  // the lie "unread-responses": the tail, still being PUT
-  perfgate::Stopwatch clock;
-  if (inv.variant == "before")
-    upload_probing(store.endpoint(), chunks, concurrency);
-  else
-    upload_direct(store.endpoint(), chunks, concurrency,
-                  inv.lying("skip-last-chunk")    ? Shortcut::SkipLastChunk
-                  : inv.lying("empty-body")       ? Shortcut::EmptyBody
-                  : inv.lying("shared-body")      ? Shortcut::SharedBody
-                  : inv.lying("unread-responses") ? Shortcut::UnreadTail
-                                                  : Shortcut::None,
-                  remembered, &background);
-  const double put_ms = clock.ms();
-  const long long put_end_ns = monotonic_ns();  // put_ms's end on CLOCK_MONOTONIC, the store's clock too
+  double put_ms = 0;
+  long long put_end_ns = 0;
+  {
+    // perfgate reads its own clock where the upload begins and ends (the outside window 'put',
+    // self_reported: put_ms).
+    perfgate::OutsideWindow window("put");
+    perfgate::Stopwatch clock;
+    // The lie "late-put-clock": the clock started once the first PUT is answered.
+    std::once_flag first_put;
+    std::function<void()> after_first_put;
+    if (inv.lying("late-put-clock")) after_first_put = [&] { std::call_once(first_put, [&] { clock.restart(); }); };
+    if (inv.variant == "before")
+      upload_probing(store.endpoint(), chunks, concurrency);
+    else
+      upload_direct(store.endpoint(), chunks, concurrency,
+                    inv.lying("skip-last-chunk")    ? Shortcut::SkipLastChunk
+                    : inv.lying("empty-body")       ? Shortcut::EmptyBody
+                    : inv.lying("shared-body")      ? Shortcut::SharedBody
+                    : inv.lying("unread-responses") ? Shortcut::UnreadTail
+                                                    : Shortcut::None,
+                    remembered, &background, after_first_put);
+    put_ms = clock.ms();
+    put_end_ns = monotonic_ns();  // put_ms's end on CLOCK_MONOTONIC, the store's clock too
+  }
   if (background.joinable()) background.join();
   if (inv.lying("remembered-puts")) {
     std::ofstream out(memory);
@@ -118,7 +132,10 @@ perfgate::Report run(const perfgate::Invocation& inv) {
       report.not_equivalent("chunk " + std::to_string(i) + " (" + chunks[i].name + ") is not in the store");
   check_stored_in_time(stored_at, chunks, put_end_ns, log, report);
 
-  const double heads = stats.at("head").get<double>(), puts = stats.at("put").get<double>();
+  const double heads = stats.at("head").get<double>();
+  // The lie "fewer-requests-told": each connection's last PUT left out of the count relayed (as
+  // a tally that counts a request when the next one goes out would).
+  const double puts = stats.at("put").get<double>() - (inv.lying("fewer-requests-told") ? concurrency : 0);
   report.metric("put_ms", put_ms, "ms")
       .metric("head_requests", heads, "count")
       .metric("put_requests", puts, "count")

@@ -12,6 +12,11 @@
 //   GET /_admin/stored [[name, CLOCK_MONOTONIC ns when it was stored], ...] sorted by name,
 //                      answered once no other connection is open (every request sent to the
 //                      store has been served, answer read or not), or after 10 s
+// The witness (docs/scenario-contract.md, "Witnesses"): on SIGTERM, when $PERFGATE_WITNESS_DIR is
+// set, it writes s3_store.json there with the object requests it served over its life
+// (store_head_requests, store_put_requests, store_requests), so perfgate holds the counts the
+// program relays from /_admin/stats to the store's own word.
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -20,6 +25,9 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -132,10 +140,39 @@ void serve_connection(Store& store, tcp::socket socket) {
   }
 }
 
+// What this store served, for perfgate to read after the sample (no-op without the variable).
+void write_witness(const Store& store) {
+  const char* dir = std::getenv("PERFGATE_WITNESS_DIR");
+  if (!dir || !*dir) return;
+  const auto count = [](long n) { return nlohmann::json{{"value", n}, {"unit", "count"}, {"exact", true}}; };
+  const long heads = store.heads.load(), puts = store.puts.load(), gets = store.gets.load();
+  std::ofstream(std::filesystem::path(dir) / "s3_store.json")
+      << nlohmann::json{{"metrics",
+                         {{"store_head_requests", count(heads)},
+                          {"store_put_requests", count(puts)},
+                          {"store_requests", count(heads + puts + gets)}}}}
+             .dump()
+      << '\n';
+}
+
+// SIGTERM and SIGINT, blocked in every thread, are taken here: the witness, then exit.
+void stop_on_signal(const Store& store, sigset_t signals) {
+  int sig = 0;
+  ::sigwait(&signals, &sig);
+  write_witness(store);
+  std::_Exit(0);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Store store;
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  ::pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread: they all inherit it
+  std::thread(stop_on_signal, std::cref(store), signals).detach();
   pid_t parent = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];

@@ -32,9 +32,10 @@ enum class Shortcut { None, SkipLastChunk, EmptyBody, SharedBody, UnreadTail };
 
 // `skip`: names not PUT (the lie "remembered-puts": chunks a memory says are stored already).
 // `background`: where Shortcut::UnreadTail leaves the thread still PUTting the tail (the caller
-// joins it after its clock has stopped).
+// joins it after its clock has stopped). `after_put`: called after every PUT answered (any
+// uploader thread; the lie "late-put-clock" starts its clock at the first).
 void upload_direct(const Endpoint& store, const std::vector<Chunk>& chunks, unsigned concurrency,
                    Shortcut shortcut = Shortcut::None, const std::set<std::string>& skip = {},
-                   std::thread* background = nullptr);
+                   std::thread* background = nullptr, const std::function<void()>& after_put = {});
 
 }  // namespace s3_put

@@ -1,7 +1,10 @@
 // s3_put: the store process, the two upload shapes, their request counts, and the lies.
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "put_sample.hpp"
@@ -31,6 +34,28 @@ TEST(Store, AnswersHeadPutGetAndCountsThem) {
   const auto stats = nlohmann::json::parse(c.get("/_admin/stats"));
   EXPECT_EQ(stats["head"], 2);
   EXPECT_EQ(stats["put"], 1);
+}
+
+TEST(Store, WritesItsWitnessOfTheRequestsItServedWhenStopped) {
+  const auto dir = std::filesystem::temp_directory_path() / ("s3_put-witness-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  ::setenv("PERFGATE_WITNESS_DIR", dir.c_str(), 1);
+  {
+    StoreProcess store(S3_STORE_PROGRAM, 0);
+    ::unsetenv("PERFGATE_WITNESS_DIR");
+    StoreConnection c(store.endpoint());
+    EXPECT_EQ(c.head("x"), 404);
+    c.put("x", "hello");
+    c.get("/_admin/stats");  // admin requests are not counted
+    EXPECT_EQ(store.stop(), 0);
+  }
+  std::ifstream in(dir / "s3_store.json");
+  const auto witness = nlohmann::json::parse(in);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(witness["metrics"]["store_head_requests"]["value"], 1);
+  EXPECT_EQ(witness["metrics"]["store_put_requests"]["value"], 1);
+  EXPECT_EQ(witness["metrics"]["store_requests"]["value"], 2);
+  EXPECT_EQ(witness["metrics"]["store_requests"]["exact"], true);
 }
 
 TEST(Upload, ProbingAndDirectStoreTheSameWithHalfTheRequests) {
