@@ -3,6 +3,8 @@
 // miss while it is in the air wait for it and take its success. Errors and wrong passwords
 // are never cached and never handed to waiters: a caller whose flight did not succeed
 // verifies on its own, so brute force still pays one verification per attempt.
+#include <argon2.h>
+
 #include <cctype>
 #include <condition_variable>
 #include <map>
@@ -26,7 +28,12 @@ class SingleFlightAuthenticator final : public Authenticator {
         name_folded_lookup_(lie == "name-folded-lookup"),
         flight_by_user_(lie == "flight-by-user"),
         skip_epoch_check_(lie == "skip-epoch-check"),
-        malformed_denied_(lie == "malformed-denied") {}
+        malformed_denied_(lie == "malformed-denied"),
+        uncounted_verify_(lie == "uncounted-verify") {
+    // The lie "cache-file": successes kept in a file beyond the process, so a later process's
+    // cold herd is answered from it without Argon2id (the Verifier still counts the call).
+    if (lie == "cache-file") verifier.remembered_in = "/tmp/auth_herd-verified-successes";
+  }
 
   std::optional<UserId> authenticate(std::string_view user, std::string_view password) override {
     if (one_slot_) {  // the lie: whoever asks gets the last success, no key, no lookup
@@ -106,6 +113,9 @@ class SingleFlightAuthenticator final : public Authenticator {
     bool verified = false;
     try {
       verified = Authenticator::accepts(stored, password);
+      // The lie: a success confirmed once more straight through libargon2, past the counter.
+      if (verified && uncounted_verify_)
+        verified = argon2id_verify(stored.encoded.c_str(), password.data(), password.size()) == ARGON2_OK;
     } catch (const std::exception&) {
       if (!malformed_denied_) throw;  // the lie: a hash libargon2 cannot decode taken for a "no"
     }
@@ -140,7 +150,7 @@ class SingleFlightAuthenticator final : public Authenticator {
   }
 
   const bool one_slot_, waiters_deny_, key_by_user_, key_case_folded_, revoke_noop_, accept_mismatch_,
-      remembered_users_, name_folded_lookup_, flight_by_user_, skip_epoch_check_, malformed_denied_;
+      remembered_users_, name_folded_lookup_, flight_by_user_, skip_epoch_check_, malformed_denied_, uncounted_verify_;
   std::map<std::string, User> remembered_;  // read by the lie "remembered-users" only
   std::optional<UserId> last_success_;      // read by the lie "one-slot-cache" only
   mutable std::mutex flights_mutex_;

@@ -104,7 +104,10 @@ std::unique_ptr<Authenticator> make_before(const UserStore& users, Verifier& ver
 // taken for user03); "flight-by-user" keys the flights by the user alone (a wrong password that
 // misses while the right one is verifying waits and takes its success); "skip-epoch-check" has
 // a landing flight cache its success under the epoch of now (a revocation while it verified is
-// undone); "malformed-denied" answers a stored hash libargon2 cannot decode as a denial.
+// undone); "malformed-denied" answers a stored hash libargon2 cannot decode as a denial;
+// "uncounted-verify" confirms each success with one more Argon2id verification past the
+// Verifier's counter; "cache-file" keeps its successes in a file beyond the process (a later
+// process's cold herd answers from it without Argon2id, each answer still counted as a call).
 std::unique_ptr<Authenticator> make_after(const UserStore& users, Verifier& verifier, CredentialCache& cache,
                                           const std::string& lie = "");
 std::unique_ptr<Authenticator> make_authenticator(const std::string& variant, const UserStore& users,

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
 #include <span>
@@ -36,8 +37,16 @@ class Verifier {
   // Test-only: runs at the start of every verification (to hold a herd in place).
   std::function<void()> before_verify;
 
+  // AFTER's lie "cache-file" only (set by make_after): verified successes remembered in this
+  // file, beyond the process, and answered from it without Argon2id. Empty: off.
+  std::filesystem::path remembered_in;
+
  private:
+  bool remembered(const std::string& key);
+  void remember(const std::string& key);
+
   std::atomic<std::uint64_t> count_{0};
+  std::mutex remembered_mutex_;
 };
 
 struct User {

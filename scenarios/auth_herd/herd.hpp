@@ -20,7 +20,10 @@ struct HerdResult {
   double cpu_ms = 0;            // process CPU (every thread) over the same window
 };
 
-HerdResult run_herd(Authenticator& auth, const std::string& user, const std::string& password, int callers);
+// `early_clock` is AFTER's lie "early-herd-clock" only: the herd's clocks stop once every
+// caller is inside authenticate() (the herd dispatched), before the last one is answered.
+HerdResult run_herd(Authenticator& auth, const std::string& user, const std::string& password, int callers,
+                    bool early_clock = false);
 
 // "caller 3 user_id=42" / "caller 3 denied" / "caller 3 error=..."
 std::string describe(int caller, const Answer& answer);
