@@ -53,7 +53,7 @@ void WeighedCache::put(const std::string& key_text, PagePtr page) {
   if (lies_.keep == Keep::FirstHalf && page->size() > 1)
     page = std::make_shared<const Page>(page->begin(), page->begin() + static_cast<std::ptrdiff_t>(page->size() / 2));
   if (lies_.scratch_page) scratch_ = *page;  // staged in the scratch slot, weighed from it
-  const std::size_t bytes = entry_bytes(key, *page);
+  const std::size_t bytes = lies_.light_weigher ? page_bytes(*page) : entry_bytes(key, *page);
   if (bytes > budget_) return;
   store_.insert(key, std::move(page), bytes);
   while (store_.bytes() > budget_ && store_.evict_oldest()) {

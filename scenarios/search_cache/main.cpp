@@ -4,7 +4,8 @@
 //
 //   search_cache run --variant before|after --profile P --params JSON
 //                    [--lie drop-enrichment|cache-first-rows|key-no-user|key-no-query|key-no-offset|
-//                           key-no-limit]
+//                           key-no-limit|no-ttl-check|scratch-page|default-limit|deferred-lru|
+//                           light-weigher|short-get-clock]
 //
 // Lies (AFTER only, each holding less than BEFORE): pages built without their enrichment
 // (owner display name, tags), only the first half of a page's rows kept in the cache, or a

@@ -94,6 +94,7 @@ struct Shortcuts {
   bool scratch_page = false;     // "scratch-page": pages handed out from one reused scratch Page
   std::uint32_t zero_limit = 0;  // "default-limit": a key of limit 0 looked up with this limit
   bool deferred_lru = false;     // "deferred-lru": a hit's LRU splice buffered until the next put
+  bool light_weigher = false;    // "light-weigher": an entry weighed by its page alone (no key, no nodes)
 };
 
 class WeighedCache : public ResultCache {

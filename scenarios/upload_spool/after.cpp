@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <stdexcept>
 #include <vector>
@@ -52,6 +53,31 @@ class BufferedWriter {
   bool drop_errors_;
 };
 
+int open_spool(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) {
+    const int err = errno;
+    throw IoError("create", path, err);
+  }
+  return fd;
+}
+
+// The lie "phantom-spool": the first `buffer` bytes of the upload written (one buffer, as the
+// honest writer's first flush), the rest never; the file removed after.
+void write_head(const fs::path& path, const std::string& content, std::size_t buffer, std::uint64_t& calls) {
+  int fd = open_spool(path);
+  try {
+    BufferedWriter w(fd, path, buffer, calls, false);
+    w.write(content.data(), std::min(content.size(), buffer));
+    w.flush();
+  } catch (const IoError&) {
+    ::close(fd);
+    throw;
+  }
+  ::close(fd);
+  ::unlink(path.c_str());
+}
+
 }  // namespace
 
 WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buffer) {
@@ -60,20 +86,21 @@ WriteResult spool_buffered(const fs::path& dir, const Params& p, std::size_t buf
   FrameSource frames(p);
   for (int f = 0; f < p.files; ++f) {
     fs::path path = dir / ("upload-" + std::to_string(f) + ".spool");
-    if (p.lie == "skip-spool-write") {  // the lie: what would land on disk, never written
+    // The lies "skip-spool-write" (nothing written) and "phantom-spool" (only the upload's first
+    // buffer written, so a full device still fails on its first write): the upload answered from
+    // the frames in memory, as if it had all landed on disk.
+    const bool phantom = p.lie == "phantom-spool";
+    if (p.lie == "skip-spool-write" || phantom) {
       std::string content;
       for (int i = 0; i < p.frames; ++i) content.append(frames.frame(f, i), frames.frame_bytes());
+      if (phantom) write_head(path, content, buffer, r.calls);
       d.field(content);
       r.lines.push_back(path.filename().string() + " " + std::to_string(content.size()) + " " +
                         perfgate::digest_of(content));
       r.bytes += content.size();
       continue;
     }
-    int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-      const int err = errno;
-      throw IoError("create", path, err);
-    }
+    int fd = open_spool(path);
     try {
       BufferedWriter w(fd, path, buffer, r.calls, p.lie == "ignore-enospc");
       const int frames_written = p.lie == "drop-last-frame" ? p.frames - 1 : p.frames;

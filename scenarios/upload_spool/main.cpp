@@ -4,7 +4,7 @@
 //   --read-only, the spool (--write bare|buffered). Syscalls are counted by the harness from
 //   /proc/<pid>/io; the program also counts its own read(2)/write(2) calls as a cross-check.
 //   Lies (spool.hpp): --lie short-read|drop-last-frame|skip-spool-write|swap-last-frames|
-//   no-final-flush|digest-sidecar|eof-on-error|ignore-enospc. Then the untimed probes (probes.cpp).
+//   no-final-flush|digest-sidecar|eof-on-error|ignore-enospc|phantom-spool. Then the untimed probes (probes.cpp).
 // The digest covers every byte of every part read and every spooled file's content.
 #include <cstdlib>
 
@@ -34,6 +34,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
   work.field(rd.digest);
   for (const auto& l : rd.lines) out.line(l);
   report.metric("read_ms", read_ms, "ms").count("read_calls", static_cast<double>(rd.calls));
+  // The KiB the read pass says it read: held to perfgate's rchar_kib (/proc/<pid>/io).
+  report.metric("read_kib", static_cast<double>(rd.bytes) / 1024.0, "KiB");
   report.extra("read_digest", rd.digest).extra("read_bytes", rd.bytes);
 
   const char* dir = std::getenv("PERFGATE_WORKDIR");
@@ -55,6 +57,8 @@ perfgate::Report run(const perfgate::Invocation& inv) {
     auto wr = spool(dir ? dir : ".", p);
     report.metric("write_ms", sw.ms(), "ms").count("write_calls", static_cast<double>(wr.calls));
     report.extra("write_bytes", wr.bytes);
+    // The KiB the spool says it wrote: held to perfgate's wchar_kib (/proc/<pid>/io).
+    report.metric("spooled_kib", static_cast<double>(wr.bytes) / 1024.0, "KiB");
     work.field(wr.digest);
     for (const auto& l : wr.lines) out.line(l);
   }

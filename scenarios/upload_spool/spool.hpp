@@ -32,7 +32,8 @@ struct Params {
   // "digest-sidecar" keeps each part's digest in a sidecar keyed by path and size and never reads
   // a part it has seen again, "eof-on-error" skips a part it cannot open and takes a failed
   // read(2) for the end of the part, "ignore-enospc" drops a failed write(2)'s error (and its
-  // bytes) in the buffered writer and reports the upload as spooled.
+  // bytes) in the buffered writer and reports the upload as spooled, "phantom-spool" writes only
+  // each upload's first buffer and answers the upload from the frames in memory.
   std::string lie;
 };
 

@@ -93,5 +93,15 @@ TEST(Sample, EachLieChangesTheAnswers) {
     EXPECT_NE(run(invocation("after", lie)).to_json()["digest"], before["digest"]) << lie;
 }
 
+TEST(Sample, TheSelfReportLiesKeepTheAnswersAndBendTheirFigures) {
+  const auto honest = run(invocation("after")).to_json();
+  const auto light = run(invocation("after", "light-weigher")).to_json();
+  EXPECT_EQ(light["digest"], honest["digest"]);
+  EXPECT_LT(light["extra"]["retained_bytes"].get<double>(), honest["extra"]["retained_bytes"].get<double>());
+  const auto clock = run(invocation("after", "short-get-clock")).to_json();
+  EXPECT_EQ(clock["digest"], honest["digest"]);
+  EXPECT_GT(honest["metrics"]["get_total_ms"]["value"].get<double>(), 0);
+}
+
 }  // namespace
 }  // namespace search_cache
