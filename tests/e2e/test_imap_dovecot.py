@@ -109,6 +109,10 @@ def test_dovecot_agrees_with_both_proxies_and_is_timed(perfgate, tmp_path):
     for v in doc["variants"]:
         v.pop("profiles", None)  # the bundled manifest runs Dovecot at 10k and 100k only
     doc["profiles"]["quick"]["params"]["messages"] = 600
+    # The SELECT timings' check against the phase wall allows 5% of BEFORE's sum: at 600 messages
+    # that is under 0.5 ms, less than the phase's other costs move between two rounds (seen: 2 ms).
+    # This test asks whether Dovecot agrees, not whether the load client's clock is believed.
+    doc.pop("self_reported", None)
     (folder / "scenario.json").unlink()
     (folder / "scenario.json").write_text(json.dumps(doc))
     before, masters = set(private_dirs()), set(live_dovecots("-dovecot-"))
