@@ -49,6 +49,7 @@ class Connection {
   // The first column of the first row, if any.
   std::optional<long long> scalar(const std::string& sql, const std::vector<Value>& binds);
   std::uint64_t statements() const { return statements_; }
+  std::size_t prepared() const { return prepared_.size(); }  // distinct statements prepared so far
   sqlite3* handle() { return db_; }
 
  private:

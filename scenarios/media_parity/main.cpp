@@ -30,6 +30,7 @@ int serve(const perfgate::Invocation& inv) {
   o.answers.lie_ignore_disabled = inv.lying("ignore-disabled");
   o.answers.lie_precompute_libraries = inv.lying("precompute-libraries");
   o.answers.lie_played_cache = inv.lying("played-cache");
+  o.answers.lie_prepared_count = inv.lying("prepared-count");
   for (const auto& [name, value] : inv.flags)
     if (name != "test-fill-people" && name != "test-empty-lists")
       throw std::invalid_argument("unknown flag --" + name + " (serve takes --test-fill-people, --test-empty-lists)");

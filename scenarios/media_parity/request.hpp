@@ -34,6 +34,7 @@ struct ServeOptions {
   bool lie_ignore_disabled = false;       // --lie ignore-disabled: a disabled user's libraries served
   bool lie_precompute_libraries = false;  // --lie precompute-libraries: every user's libraries derived before listen
   bool lie_played_cache = false;          // --lie played-cache: GET answers kept, never invalidated
+  bool lie_prepared_count = false;        // --lie prepared-count: X-Perfgate-Statements counts preparations only
   // The lie "played-cache": the cache itself (server.hpp), made by serve().
   std::shared_ptr<ResponseCache> response_cache;
   // The lie "precompute-libraries": user id -> library ids, derived once before the server listens.

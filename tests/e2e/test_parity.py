@@ -273,6 +273,10 @@ def test_a_bad_parity_manifest_key_is_exit_2(perfgate, tmp_path):
     (folder / "scenario.json").write_text(json.dumps(doc))
     r = perfgate("list", "--catalog", tmp_path / "catalog")
     assert r.returncode == 2 and "service.parity.statement_limits: must map routes" in r.stderr, r.stderr
+    doc["service"]["parity"] = {"statement_counter": "mysql"}
+    (folder / "scenario.json").write_text(json.dumps(doc))
+    r = perfgate("list", "--catalog", tmp_path / "catalog")
+    assert r.returncode == 2 and "service.parity.statement_counter" in r.stderr, r.stderr
 
 
 # media_parity's own server (scenarios/media_parity): its test flags, over a tiny seeded library.

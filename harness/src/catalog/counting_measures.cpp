@@ -7,6 +7,9 @@
 namespace perfgate::catalog {
 
 std::filesystem::path alloc_library() { return executable_dir().parent_path() / "lib" / "libperfgate_alloc.so"; }
+std::filesystem::path sqlite_counter_library() {
+  return executable_dir().parent_path() / "lib" / "libperfgate_sqlite.so";
+}
 
 void check_counting_measure(const std::string& measure) {
   if (measure == "allocs") {

@@ -13,6 +13,8 @@ inline const std::vector<std::string> kCountingMeasures = {"allocs", "instructio
 
 // The allocation counter, staged and installed as lib/libperfgate_alloc.so beside bin/perfgate.
 std::filesystem::path alloc_library();
+// The statement counter a parity pass runs SQLite servers under: lib/libperfgate_sqlite.so.
+std::filesystem::path sqlite_counter_library();
 
 // Throws UsageError when `measure` is unknown or what it needs is missing (the interposer
 // beside the binary, valgrind on PATH).

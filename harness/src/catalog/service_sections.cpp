@@ -57,11 +57,13 @@ void check_statement_limits(const FieldReader& p) {
 // `service.parity`: the agreement pass, statement gates and capacity of a parity scenario
 // (docs/scenario-contract.md, "Parity scenarios"; parity/bundled.hpp).
 void check_parity(const FieldReader& p) {
-  p.allow_only({"requests", "volatile", "noise", "statement_limits", "step_s", "max_concurrency"});
+  p.allow_only({"requests", "volatile", "noise", "statement_limits", "statement_counter", "step_s", "max_concurrency"});
   p.string("requests", "");  // the request set, relative to the fixture (default requests.txt)
   p.strings("volatile", "key names or folded paths");
   p.one_of("noise", {"answer", "instance"}, "");  // second answers of one server, or a second server
   check_statement_limits(p);
+  p.one_of("statement_counter", {"sqlite"},
+           "");  // X-Perfgate-Statements checked against libsqlite3 (parity/statement_counter.hpp)
   p.optional_number("step_s", Sign::kPositive);  // each concurrency step and offered rate of the capacity measures
   p.optional_integer("max_concurrency", 1);      // the sweep 1, 2, 4 ... up to this
 }

@@ -24,6 +24,7 @@ struct Answer {
   int status = 0;  // 0: no answer (the error says why)
   std::string body, error;
   std::optional<long long> statements;  // the X-Perfgate-Statements header, when sent
+  std::optional<long long> executed;    // what its server's libsqlite3 ran for it, when counted (statement_counter.hpp)
 };
 
 // One request's two answers: what differs, what must match and does not, what looks hollow.

@@ -7,8 +7,20 @@
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "load/http_load.hpp"
+#include "parity/statement_counter.hpp"
 
 namespace perfgate::parity {
+
+namespace {
+
+Answer fetch(Client& c, const SqliteCounter* counter, const std::string& path) {
+  const long long before = counter ? counter->executed() : 0;
+  Answer a = c.get(path);
+  if (counter) a.executed = counter->executed() - before;
+  return a;
+}
+
+}  // namespace
 
 std::vector<Quad> fetch_quads(const Endpoints& e, const std::vector<std::string>& paths, double timeout_s) {
   Client a(e.a, timeout_s), a2(e.a2, timeout_s), b(e.b, timeout_s), b2(e.b2, timeout_s);
@@ -18,10 +30,10 @@ std::vector<Quad> fetch_quads(const Endpoints& e, const std::vector<std::string>
     check_interrupted();
     Quad q;
     q.path = p;
-    q.a = a.get(p);
-    q.b = b.get(p);
-    q.a2 = a2.get(p);
-    q.b2 = b2.get(p);
+    q.a = fetch(a, e.counted_a, p);
+    q.b = fetch(b, e.counted_b, p);
+    q.a2 = fetch(a2, e.counted_a2, p);
+    q.b2 = fetch(b2, e.counted_b2, p);
     out.push_back(std::move(q));
   }
   return out;

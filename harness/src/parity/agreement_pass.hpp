@@ -10,8 +10,13 @@
 
 namespace perfgate::parity {
 
+class SqliteCounter;
+
 struct Endpoints {
   BaseUrl a, a2, b, b2;  // a2 == a and b2 == b: the noise is learnt from second answers
+  // Each server's statement counter, when its statements are counted outside: read around
+  // every request it answers (one request at a time, so the difference is that request's).
+  const SqliteCounter *counted_a = nullptr, *counted_a2 = nullptr, *counted_b = nullptr, *counted_b2 = nullptr;
 };
 
 std::vector<Quad> fetch_quads(const Endpoints& e, const std::vector<std::string>& paths, double timeout_s = 30);

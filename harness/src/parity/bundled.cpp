@@ -10,6 +10,7 @@
 #include "parity/capacity.hpp"
 #include "parity/fingerprint.hpp"
 #include "parity/served_server.hpp"
+#include "parity/statement_counter.hpp"
 #include "run/not_equivalent.hpp"
 #include "stats/summary.hpp"
 
@@ -22,8 +23,9 @@ namespace {
 const json& section(const json& service) { return service.at("parity"); }
 
 std::unique_ptr<ServedServer> serve(const run::ServicePlan& p, const std::string& variant, const fs::path& dir,
-                                    const std::string& tag) {
+                                    const std::string& tag, const SqliteCounter* counter = nullptr) {
   ServeSpec s;
+  if (counter) s.env = counter->env();
   s.who = p.scenario + " (" + variant + ") server";
   s.argv = {p.program,   "serve",   "--variant", variant,         "--profile", p.profile,
             "--fixture", p.fixture, "--params",  p.params.dump(), "--listen",  "127.0.0.1:0"};
@@ -33,7 +35,17 @@ std::unique_ptr<ServedServer> serve(const run::ServicePlan& p, const std::string
   s.dir = dir / ("parity-" + variant + tag);
   s.cwd = s.dir;
   s.ready_timeout_s = p.service.value("ready_timeout_s", 30.0);
-  return std::make_unique<ServedServer>(s);
+  auto server = std::make_unique<ServedServer>(s);
+  if (counter) counter->require_loaded(s.who);
+  return server;
+}
+
+// A counter per server of the agreement pass when the manifest asks for statements counted
+// outside, else none.
+std::unique_ptr<SqliteCounter> counter_for(const json& sec, const fs::path& dir, const std::string& name) {
+  if (sec.value("statement_counter", "") != "sqlite") return nullptr;
+  fs::create_directories(dir);
+  return std::make_unique<SqliteCounter>(dir / ("statements-" + name + ".count"));
 }
 
 std::string route_of(const std::string& path) { return path.substr(0, path.find('?')); }
@@ -72,22 +84,32 @@ json bundled_agreement(const run::ServicePlan& plan, const fs::path& dir) {
   const json& sec = section(plan.service);
   const auto paths = read_request_set((fs::path(plan.fixture) / sec.value("requests", "requests.txt")).string());
   const bool instances = sec.value("noise", "answer") == "instance";
-  auto before = serve(plan, "before", dir, ""), after = serve(plan, "after", dir, "");
+  const auto count_a = counter_for(sec, dir, "before"), count_b = counter_for(sec, dir, "after");
+  const auto count_a2 = instances ? counter_for(sec, dir, "before-2") : nullptr;
+  const auto count_b2 = instances ? counter_for(sec, dir, "after-2") : nullptr;
+  auto before = serve(plan, "before", dir, "", count_a.get()), after = serve(plan, "after", dir, "", count_b.get());
   std::unique_ptr<ServedServer> before2, after2;
   if (instances) {
-    before2 = serve(plan, "before", dir, "-2");
-    after2 = serve(plan, "after", dir, "-2");
+    before2 = serve(plan, "before", dir, "-2", count_a2.get());
+    after2 = serve(plan, "after", dir, "-2", count_b2.get());
   }
   Endpoints e{before->url(), instances ? before2->url() : before->url(), after->url(),
               instances ? after2->url() : after->url()};
+  e.counted_a = count_a.get();
+  e.counted_a2 = instances ? count_a2.get() : count_a.get();
+  e.counted_b = count_b.get();
+  e.counted_b2 = instances ? count_b2.get() : count_b.get();
   const auto quads = fetch_quads(e, paths);
-  const Agreement ag =
-      judge(quads, VolatileKeys(sec.value("volatile", std::vector<std::string>{})), Sides{"before", "after"});
+  const Sides sides{"before", "after"};
+  const Agreement ag = judge(quads, VolatileKeys(sec.value("volatile", std::vector<std::string>{})), sides);
   json out = ag.to_json();
   out["statements"] = statements(ag);
   const std::string who =
       plan.scenario + " agreement pass (" + std::to_string(paths.size()) + " requests, before vs after)";
   if (ag.leaves_agreeing == 0) throw run::EquivalenceFailure("equivalence gate failed: " + who + " compared nothing");
+  // A server's own statement count the statement gates would read, disagreeing with what its
+  // libsqlite3 ran: a self-reported figure in its own favour or a broken counter, a lie either way.
+  if (auto lie = miscounted(quads, sides)) throw run::EquivalenceFailure("self-reported statements: " + *lie);
   for (const auto& r : ag.requests) {
     if (r.agreed) continue;
     std::string fields;

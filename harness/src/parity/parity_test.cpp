@@ -1,11 +1,16 @@
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "common/errors.hpp"
 #include "parity/agreement.hpp"
 #include "parity/bundled.hpp"
 #include "parity/capacity.hpp"
 #include "parity/fingerprint.hpp"
 #include "parity/json_diff.hpp"
 #include "parity/parity_run.hpp"
+#include "parity/statement_counter.hpp"
 
 namespace perfgate::parity {
 namespace {
@@ -18,7 +23,7 @@ json item(const std::string& name, json people = json::array()) {
 
 json page(std::vector<json> items) { return {{"Items", items}, {"TotalRecordCount", items.size()}, {"StartIndex", 0}}; }
 
-Answer ok(const json& body) { return {200, body.dump(), "", std::nullopt}; }
+Answer ok(const json& body) { return {200, body.dump(), "", std::nullopt, std::nullopt}; }
 
 TEST(JsonDiff, ObjectKeyOrderIsIgnoredArrayOrderIsKept) {
   const json a = json::parse(R"({"x": 1, "y": [1, 2], "z": {"p": "q", "r": 2.0}})");
@@ -58,7 +63,7 @@ TEST(JsonDiff, VolatileKeysByNameOrPath) {
 TEST(CompareAnswers, StatusCountsAndItemsMustMatch) {
   auto d = compare_answers(ok(page({item("A"), item("B")})), ok(page({item("A")})), VolatileKeys{});
   EXPECT_EQ(d.must_match, (std::vector<std::string>{"TotalRecordCount", "len(Items)"}));
-  d = compare_answers(ok(page({item("A")})), Answer{500, page({item("A")}).dump(), "", {}}, VolatileKeys{});
+  d = compare_answers(ok(page({item("A")})), Answer{500, page({item("A")}).dump(), "", {}, {}}, VolatileKeys{});
   EXPECT_EQ(d.must_match, std::vector<std::string>{"status"});
 }
 
@@ -192,6 +197,41 @@ TEST(Bundled, StatementGatesPerRouteOnAfterAndNothingCountedFails) {
   EXPECT_FALSE(by["/Years"].passed);   // AFTER sent no X-Perfgate-Statements
   EXPECT_FALSE(by["/Genres"].passed);  // no request of the route: nothing counted
   EXPECT_TRUE(statement_gates(agreement, json::object()).empty());
+}
+
+Answer counted(long long said, std::optional<long long> executed) {
+  Answer a = ok(page({item("A")}));
+  a.statements = said;
+  a.executed = executed;
+  return a;
+}
+
+TEST(StatementCounter, AHeaderThatDiffersFromWhatRanIsNamedWithBothFigures) {
+  Quad honest{"/Artists?Limit=50", counted(12, 12), counted(12, 12), counted(12, 12), counted(12, 12)};
+  Quad warm{"/Items/Counts?UserId=user01", counted(9, 9), counted(9, 9), counted(3, 3), counted(0, 3)};
+  const Sides sides{"before", "after"};
+  EXPECT_EQ(miscounted({honest}, sides), std::nullopt);
+  EXPECT_EQ(miscounted({honest, warm}, sides),
+            "after's X-Perfgate-Statements said 0 on /Items/Counts?UserId=user01; its libsqlite3 executed 3 "
+            "(counted outside by perfgate's LD_PRELOAD statement counter)");
+  // Over-counting is a disagreement too: the header is checked, not bounded.
+  EXPECT_NE(miscounted({Quad{"/Years", counted(8, 7), counted(7, 7), counted(1, 1), counted(1, 1)}}, sides),
+            std::nullopt);
+  // Nothing counted outside (no counter) or no header: not judged here.
+  EXPECT_EQ(
+      miscounted({Quad{"/Years", counted(8, std::nullopt), counted(7, 7), ok(json::object()), ok(json::object())}},
+                 sides),
+      std::nullopt);
+}
+
+TEST(StatementCounter, AServerThatNeverLoadedTheCounterIsAnErrorNotZero) {
+  const auto file = std::filesystem::temp_directory_path() / ("statements-" + std::to_string(::getpid()) + ".count");
+  SqliteCounter c(file);
+  EXPECT_EQ(c.executed(), 0);
+  EXPECT_EQ(c.env().at("PERFGATE_SQLITE_COUNT_FILE"), file.string());
+  EXPECT_NE(c.env().at("LD_PRELOAD").find("libperfgate_sqlite.so"), std::string::npos);
+  EXPECT_THROW(c.require_loaded("server A"), RunError);
+  std::filesystem::remove(file);
 }
 
 }  // namespace
