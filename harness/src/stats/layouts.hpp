@@ -1,0 +1,54 @@
+// A change's effect over layouts (docs/layout.md, "Verdicts over layouts"). Each side is built
+// in K layouts; layout k of BEFORE and layout k of AFTER share a seed (the same padding of each
+// translation unit, the same object order) and are measured in paired rounds. Layout is a
+// random factor nested in side: which layout a build got is chance, so the effect of the change
+// is the difference between the sides averaged over layouts, and its uncertainty must include
+// how far the layouts themselves move the program.
+//
+// The model is the balanced mixed model's, solved exactly rather than by bootstrap: per layout,
+// d_k = the mean of its rounds' log-ratios (AFTER / BEFORE); the effect is mean(d_k) and its
+// interval Student's t over the K values with K - 1 degrees of freedom. Var(d_k) is the
+// between-layout variance plus the within-layout noise over the rounds, so the interval holds
+// both, in the proportions the data show, and a two-level bootstrap of so few layouts (4 to 8)
+// would be too narrow (its percentiles of K means under-cover at small K). Pairing by seed
+// removes what a layout does to both sides alike.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "stats/bootstrap.hpp"  // Interval
+#include "stats/verdict.hpp"
+
+namespace perfgate::stats {
+
+// One layout's rounds: before[i] and after[i] measured in the same round, every value > 0.
+struct LayoutPair {
+  std::vector<double> before, after;
+};
+
+struct LayoutEffect {
+  double ratio = 1;                   // exp(mean d_k): AFTER / BEFORE over layouts
+  Interval ci{1, 1};                  // exp of the t interval at `confidence`
+  double confidence = 0.95;           // the deciding test's two-sided level (Decided::confidence)
+  std::vector<double> layout_ratios;  // exp(d_k), per layout
+  // "Layout alone moves this program ±X": half the range of a side's per-layout medians over
+  // their geometric mean (0.021 = ±2.1%).
+  double spread_before = 0, spread_after = 0;
+  // The share of Var(d_k) the layouts explain beyond the rounds' own noise (0..1): above a half,
+  // more layouts, not more rounds, narrow the interval.
+  double layout_share = 0;
+  StateTests tests;
+  Decided decided;
+  bool more_layouts = false;             // cannot tell, and the layouts dominate the variance
+  std::optional<int> layouts_to_decide;  // cannot tell: about how many layouts would decide it
+  std::size_t layouts = 0, rounds = 0;   // K, and the rounds of each side in all
+};
+
+// Throws std::invalid_argument with fewer than 2 layouts, a layout without rounds, before and
+// after of different lengths, a value <= 0 or non-finite, or a band or alpha out of range.
+LayoutEffect layout_effect(const std::vector<LayoutPair>& layouts, double band, Better better, SameMeans same,
+                           double alpha);
+
+}  // namespace perfgate::stats
