@@ -14,6 +14,7 @@
 #include "run/child.hpp"
 #include "suite/benchmark_lister.hpp"
 #include "suite/execute.hpp"
+#include "suite/paired_rounds.hpp"
 
 namespace perfgate::bisect {
 namespace {
@@ -28,31 +29,6 @@ std::string replaced(std::string word, const std::string& tree) {
   for (auto at = word.find("{rev_dir}"); at != std::string::npos; at = word.find("{rev_dir}", at + tree.size()))
     word.replace(at, 9, tree);
   return word;
-}
-
-// The per-round values of `metric` of the two variants, appended in round order.
-void collect(const model::ScenarioResult& s, const std::string& metric, std::vector<double>& before,
-             std::vector<double>& after, bool* higher_is_better) {
-  std::map<int, std::pair<std::optional<double>, std::optional<double>>> rounds;
-  for (const auto& sample : s.samples) {
-    if (sample.warmup) continue;
-    auto m = sample.metrics.find(metric);
-    if (m == sample.metrics.end()) continue;
-    *higher_is_better = m->second.better == Better::Higher;
-    auto& slot = rounds[sample.round];
-    (sample.variant == "after" ? slot.second : slot.first) = m->second.value;
-  }
-  for (const auto& [round, pair] : rounds)
-    if (pair.first && pair.second) {
-      before.push_back(*pair.first);
-      after.push_back(*pair.second);
-    }
-}
-
-std::string gated_metric(const model::ScenarioResult& s) {
-  for (const auto& c : s.comparisons)
-    if (c.gated) return c.metric;
-  return s.primary_metric;
 }
 
 std::string first_failure(const suite::RunOutcome& o) {
@@ -154,8 +130,11 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
       return r;
     }
     const auto& s = outcome.document.scenarios.at(0);
-    if (setup_.metric == "auto") setup_.metric = gated_metric(s);
-    collect(s, setup_.metric, good_values, tested_values, &higher_is_better);
+    if (setup_.metric == "auto") setup_.metric = suite::gated_metric(s);
+    const auto values = suite::paired_rounds(s, setup_.metric);
+    good_values.insert(good_values.end(), values.before.begin(), values.before.end());
+    tested_values.insert(tested_values.end(), values.after.begin(), values.after.end());
+    higher_is_better = values.better == Better::Higher;
     rounds = static_cast<int>(tested_values.size());
     r = decide_step(good_values, tested_values, alpha / kLooks, setup_.band, higher_is_better,
                     setup_.options.seed.value_or(1));

@@ -4,10 +4,17 @@
 
 #include "cli/ab_hyperfine_flags.hpp"
 #include "cli/commands.hpp"
+#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/progress.hpp"
 #include "common/errors.hpp"
+#include "common/interrupt.hpp"
+#include "common/out_folder_lock.hpp"
 #include "common/program_path.hpp"
+#include "common/shell_words.hpp"
+#include "layouts/layout_ab.hpp"
+#include "layouts/layout_report.hpp"
 #include "plan/ab_plan.hpp"
 #include "run/child.hpp"
 #include "run/gbench_sample.hpp"
@@ -23,16 +30,62 @@ struct AbFlags {
   std::string shell;  // empty or "none": split into words; else the shell's command line
   bool no_shell = false;
   bool allocs = false;
+  int layouts = 0, layout_rounds = 3;  // --layouts K: a verdict over K builds of each side
 };
 
 // The command as argv: split into words as a shell would, or run by the shell (`sh -c`, or
 // hyperfine's --shell=SHELL, which may carry arguments: "bash --norc").
 std::vector<std::string> words(const AbFlags& f, const std::string& command) {
-  if (f.shell.empty() || f.shell == "none") return run::split_command(command);
+  if (f.shell.empty() || f.shell == "none") {
+    // {layout} is perfgate's placeholder, not a shell's brace: kept through the splitting, which
+    // refuses an unquoted brace.
+    const std::string token = "{layout}", held = "\x1flayout\x1f";
+    std::string line = command;
+    for (auto at = line.find(token); at != std::string::npos; at = line.find(token, at + held.size()))
+      line.replace(at, token.size(), held);
+    auto argv = run::split_command(line);
+    for (auto& w : argv)
+      for (auto at = w.find(held); at != std::string::npos; at = w.find(held, at + token.size()))
+        w.replace(at, held.size(), token);
+    return argv;
+  }
   std::vector<std::string> argv = run::split_command(f.shell == "default" ? "/bin/sh" : f.shell);
   argv.push_back("-c");
   argv.push_back(command);
   return argv;
+}
+
+// `ab --layouts K`: the pair's layouts one by one, the verdict over them, OUT/layouts.json.
+int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::RunOptions& o,
+                     const std::vector<std::string>& argv) {
+  layouts::LayoutRequest r;
+  r.name = pair.name;
+  r.before_argv = pair.before_argv;
+  r.after_argv = pair.after_argv;
+  r.layouts = f.layouts;
+  r.rounds = f.layout_rounds;
+  r.metric = f.metric;
+  r.options = o;
+  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? "perfgate-out" : o.outputs.out_dir;
+  r.dir = out_dir / "layouts";
+  layouts::check_request(r);
+  std::optional<OutFolderLock> folder;
+  folder.emplace(out_dir, join_command(argv));
+  install_interrupt_handlers();
+  Progress progress(o.outputs.quiet);
+  const auto outcome = layouts::run_layouts(r, progress.sink());
+  progress.clear();
+  layouts::print_layouts(std::cout, r, outcome);
+  const std::filesystem::path file =
+      o.outputs.json_path.empty() ? out_dir / "layouts.json" : std::filesystem::path(o.outputs.json_path);
+  const nlohmann::json doc = {{"schema_version", 1},
+                              {"kind", "layouts"},
+                              {"command_line", argv},
+                              {"layouts", layouts::layouts_json(r, outcome)}};
+  if (write_exports({json_export("the results over layouts", file, doc)}, outcome.exit_code) == 0)
+    std::cout << "perfgate: results over layouts in " << file.string() << " (each layout's in " << r.dir.string()
+              << "/)\n";
+  return outcome.exit_code;
 }
 
 }  // namespace
@@ -73,6 +126,13 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
       "the same work, anything else fails the equivalence gate (exit 3)");
   add_run_flags(cmd, *o);
   add_hyperfine_flags(cmd, *hf, *o);
+  cmd->add_option("--layouts", f->layouts,
+                  "K: a verdict over K layouts of each side (docs/layout.md): the commands name layout K's build\n"
+                  "with {layout} (1..K), e.g. ./build-{layout}/prog; layout k of both sides is one pair of paired\n"
+                  "rounds, and the verdict's interval holds how far the layouts alone move the program")
+      ->check(CLI::Range(2, 64));
+  cmd->add_option("--layout-rounds", f->layout_rounds, "N: paired rounds of each layout with --layouts (default 3)")
+      ->check(CLI::Range(2, 1000));
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
     if (f->no_shell && !f->shell.empty() && f->shell != "none") throw UsageError("-N and --shell: choose one");
@@ -83,6 +143,13 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
         plan::hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
     const bool shell = !f->shell.empty() && f->shell != "none";
     for (const auto& p : pairs) run::refuse_gbench_binaries(p.before_argv, p.after_argv, shell, plan::ab_workdir(*o));
+    if (f->layouts > 0) {
+      if (pairs.size() != 1)
+        throw UsageError("--layouts compares one pair: give --before and --after (or two commands), not " +
+                         std::to_string(pairs.size()) + " pairs");
+      set_exit_code(run_over_layouts(*f, pairs.front(), *o, argv));
+      return;
+    }
     set_exit_code(run_plan(plan::plan_ab_family(pairs, f->metric, *o)).exit_code);
   });
 }

@@ -1,0 +1,95 @@
+#include "layouts/layout_report.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "common/number_format.hpp"
+#include "gate/policy.hpp"
+#include "perfgate/enum_names.hpp"
+
+namespace perfgate::layouts {
+
+namespace {
+
+std::string percent(double share) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
+  return buf;
+}
+
+std::string level(double confidence) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g%%", 100 * confidence);
+  return buf;
+}
+
+}  // namespace
+
+void print_layouts(std::ostream& out, const LayoutRequest& r, const LayoutOutcome& o) {
+  out << r.name << " over " << r.layouts << " layouts (" << r.rounds << " paired rounds each): " << o.metric << "\n";
+  out << "layout  before        after         after/before\n";
+  for (const auto& run : o.runs) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%-7d %-13s %-13s %s\n", run.layout,
+                  format_quantity(run.before_median, o.unit).c_str(), format_quantity(run.after_median, o.unit).c_str(),
+                  (format_number(run.after_median / run.before_median) + "x").c_str());
+    out << line;
+  }
+  if (!o.effect) {
+    out << "no verdict: " << o.failure << "\n";
+    return;
+  }
+  const auto& e = *o.effect;
+  out << "over layouts: " << gate::format_ratio(e.ratio, {e.ci.lo, e.ci.hi}) << " at " << level(e.confidence) << ": "
+      << name_of(e.decided.verdict) << " (noise band ±" << percent(o.band) << ")\n";
+  out << "layout alone moves BEFORE ±" << percent(e.spread_before) << ", AFTER ±" << percent(e.spread_after)
+      << "; the layouts explain " << percent(e.layout_share) << " of the ratio's variance between layouts\n";
+  if (e.decided.verdict == stats::Verdict::CannotTell) {
+    out << "cannot tell: ";
+    if (e.more_layouts)
+      out << "more layouts, not more rounds, would decide it";
+    else
+      out << "more rounds per layout (--layout-rounds) would narrow it";
+    if (e.layouts_to_decide) out << " (about " << *e.layouts_to_decide << " layouts at this spread)";
+    out << "\n";
+  }
+}
+
+nlohmann::json layouts_json(const LayoutRequest& r, const LayoutOutcome& o) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (const auto& run : o.runs)
+    runs.push_back({{"layout", run.layout},
+                    {"results", run.results.string()},
+                    {"before_median", run.before_median},
+                    {"after_median", run.after_median},
+                    {"ratio", run.after_median / run.before_median}});
+  nlohmann::json j = {{"name", r.name},
+                      {"metric", o.metric},
+                      {"unit", o.unit},
+                      {"layouts", r.layouts},
+                      {"rounds_per_layout", r.rounds},
+                      {"noise_band", o.band},
+                      {"alpha", o.alpha},
+                      {"runs", runs},
+                      {"exit_code", o.exit_code}};
+  if (!o.failure.empty()) j["failure"] = o.failure;
+  if (o.effect) {
+    const auto& e = *o.effect;
+    j["effect"] = {{"ratio", e.ratio},
+                   {"ci", {e.ci.lo, e.ci.hi}},
+                   {"confidence", e.confidence},
+                   {"verdict", name_of(e.decided.verdict)},
+                   {"p_worse", e.decided.p_worse},
+                   {"p_better", e.decided.p_better},
+                   {"p_same", e.decided.p_same},
+                   {"spread_before", e.spread_before},
+                   {"spread_after", e.spread_after},
+                   {"layout_share", e.layout_share},
+                   {"more_layouts", e.more_layouts}};
+    if (e.layouts_to_decide) j["effect"]["layouts_to_decide"] = *e.layouts_to_decide;
+  }
+  return j;
+}
+
+}  // namespace perfgate::layouts
