@@ -2,7 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
-#include <set>
+#include <map>
 
 #include "bisect/step_store.hpp"
 #include "bisect/worktrees.hpp"
@@ -26,6 +26,8 @@ json identity_of(const BisectOptions& o) {
           {"metric", o.step.metric},
           {"band", o.step.band},
           {"budget_s", o.step.budget_s},
+          {"layouts", o.step.layouts},
+          {"layout_rounds", o.step.layout_rounds},
           {"script", script}};
 }
 
@@ -50,20 +52,38 @@ BisectReport run_bisect(const BisectOptions& o, const suite::RunSink& status) {
   const auto& path = report.path;
   status.update("bisect: building good " + path[0].short_sha());
   auto count = [&](const Built& b) { ++(b.reused ? report.builds_reused : report.builds_made); };
-  const Built good = trees.build(path[0], o.build);
-  count(good);
+  // A commit's build: the plain one, or with --layouts each of its K layouts (the first failure,
+  // else layout 1's build, which the untimed output check runs).
+  auto build_all = [&](const Commit& c) {
+    if (o.step.layouts == 0) {
+      Built b = trees.build(c, o.build);
+      count(b);
+      return b;
+    }
+    Built first;
+    for (int k = 1; k <= o.step.layouts; ++k) {
+      status.update("bisect: building " + c.short_sha() + " " + c.subject + ", layout " + std::to_string(k) + "/" +
+                    std::to_string(o.step.layouts));
+      Built b = trees.build(c, o.build, k);
+      count(b);
+      if (!b.ok()) return b;
+      if (k == 1) first = b;
+    }
+    return first;
+  };
+  const Built good = build_all(path[0]);
   if (!good.ok())
     throw RunError("the good commit " + path[0].short_sha() + " does not build: `" + o.build + "` exited " +
                    std::to_string(good.exit_code) + " (log: " + good.log.string() + ")");
   const suite::RunSink inner = status.inner();  // a step's batches are not scenarios of their own in the log
   StepRunner runner(o.step, trees, path[0], good, inner);
   const StepStore store(report.cache / "steps", identity_of(o));
-  std::set<int> built;
+  std::map<int, Built> built;
   auto build = [&](int i) {
     status.update("bisect: building " + path[i].short_sha() + " " + path[i].subject);
-    Built b = trees.build(path[i], o.build);
-    if (!built.count(i)) count(b);
-    built.insert(i);
+    if (built.count(i)) return built.at(i);
+    const Built b = build_all(path[i]);
+    built[i] = b;
     if (!b.ok())
       report.skipped_builds[i] =
           "`" + o.build + "` exited " + std::to_string(b.exit_code) + " (log: " + b.log.string() + ")";
@@ -120,6 +140,8 @@ json BisectReport::to_json(const BisectOptions& o) const {
             {"alpha", o.alpha},
             {"alpha_rule", "step i is decided at alpha * 6 / (pi^2 i^2), which sums to alpha over any number of steps"},
             {"step_budget_s", o.step.budget_s},
+            {"layouts", o.step.layouts},
+            {"layout_rounds", o.step.layout_rounds},
             {"build", o.build},
             {"command", o.step.command},
             {"scenario", o.step.scenario},

@@ -53,7 +53,11 @@ void print_report(std::ostream& out, const BisectReport& r, const BisectOptions&
       out << "  (" << first_line(s->result.note, 100) << ")";
     out << "\n";
   }
-  out << "  (interval: the step's exact Walsh interval at 1 - 2*level/5: five looks per step)\n\n";
+  if (o.step.layouts > 0)
+    out << "  (over " << o.step.layouts << " layouts of each commit, " << o.step.layout_rounds
+        << " paired rounds each; interval: Student's t over the layout pairs at 1 - 2*level, docs/layout.md)\n\n";
+  else
+    out << "  (interval: the step's exact Walsh interval at 1 - 2*level/5: five looks per step)\n\n";
   for (const auto& [i, why] : r.skipped_builds)
     out << "skipped " << path[static_cast<std::size_t>(i)].short_sha() << " "
         << path[static_cast<std::size_t>(i)].subject << ": the build failed, " << why << "\n";
@@ -88,9 +92,12 @@ void print_report(std::ostream& out, const BisectReport& r, const BisectOptions&
           << path[0].short_sha() << " (beyond +" << o.step.band * 100 << "%)\n";
       break;
     case Answer::BadUndecided:
-      out << "cannot tell whether " << path.back().short_sha()
-          << " is slower than good within the step budget: no commit is named (raise --step-budget, or widen "
-             "--noise)\n";
+      out << "cannot tell whether " << path.back().short_sha() << " is slower than good"
+          << (o.step.layouts > 0 ? " over " + std::to_string(o.step.layouts) +
+                                       " layouts: no commit is named (more --layouts or --layout-rounds, or widen "
+                                       "--noise)\n"
+                                 : " within the step budget: no commit is named (raise --step-budget, or widen "
+                                   "--noise)\n");
       break;
     case Answer::NoSlowerBefore:
       out << "no slower commit before the behaviour change\n";

@@ -8,6 +8,7 @@
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "layouts/layout_ab.hpp"
 #include "plan/ab_plan.hpp"
 #include "plan/against.hpp"
 #include "process/capture.hpp"
@@ -74,6 +75,7 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
     r.note = "the build exited " + std::to_string(build.exit_code) + " (" + build.log.string() + ")";
     return r;
   }
+  if (setup_.layouts > 0) return time_over_layouts(tested, alpha);
   std::vector<double> good_values, tested_values;
   bool higher_is_better = false;
   const auto start = std::chrono::steady_clock::now();
@@ -166,6 +168,44 @@ std::optional<bool> StepRunner::output_differs(const Commit& tested, const Built
   const auto mine = output_of(tested, build.tree);
   if (!good_output_ || !mine) return std::nullopt;
   return *mine != *good_output_;
+}
+
+StepResult StepRunner::time_over_layouts(const Commit& tested, double alpha) {
+  layouts::LayoutRequest req;
+  req.name = "bisect-" + tested.short_sha().substr(0, 8);
+  const std::string good_tree = trees_.tree(good_, "{layout}").string();
+  const std::string tested_tree = trees_.tree(tested, "{layout}").string();
+  req.before_argv = words_for(good_tree);
+  req.after_argv = words_for(tested_tree);
+  req.before_workdir = good_tree;
+  req.after_workdir = tested_tree;
+  req.layouts = setup_.layouts;
+  req.rounds = setup_.layout_rounds;
+  req.metric = setup_.metric;
+  req.options = setup_.options;
+  req.options.noise = setup_.band;
+  req.options.alpha = alpha;
+  req.options.policy = catalog::Policy::NoRegress;  // "not slower" is an answer
+  req.options.argv = setup_.argv;
+  req.options.outputs.cannot_tell = plan::CannotTellExit::Fail;
+  if (setup_.script) req.options.debug_samples = script_for(tested, 0).string();
+  req.dir = trees_.cache() / "steps" / (good_.short_sha() + "-" + tested.short_sha() + "-layouts");
+  const auto outcome = layouts::run_layouts(req, status_);
+  for (const auto& run : outcome.runs) files_.push_back(run.results);
+  StepResult r;
+  r.alpha = alpha;
+  if (outcome.exit_code == kExitEquivalence) {
+    r.verdict = Verdict::OutputDiffers;
+    r.note = outcome.failure;
+    return r;
+  }
+  if (!outcome.effect) {
+    r.verdict = Verdict::CannotTell;
+    r.note = "could not run: " + outcome.failure;
+    return r;
+  }
+  if (setup_.metric == "auto") setup_.metric = outcome.metric;
+  return decide_step_over_layouts(*outcome.effect, alpha);
 }
 
 }  // namespace perfgate::bisect

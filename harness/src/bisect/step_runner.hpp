@@ -27,7 +27,10 @@ struct StepSetup {
   std::string scenario, catalog;
   std::string metric = "auto";  // resolved by the first step that measures, then kept
   double band = 0.02;
-  double budget_s = 120;     // per step
+  double budget_s = 120;  // per step
+  // --layouts K: each commit built in K layouts, a step decided over them (layouts/layout_ab.hpp)
+  // from --layout-rounds paired rounds of each layout pair, in one look.
+  int layouts = 0, layout_rounds = 3;
   plan::RunOptions options;  // seed, CPUs, timeout, noise, --debug-samples
   // --debug-samples: commit subject (or "*") → the VARIANT every sample of that commit reports.
   std::optional<std::filesystem::path> script;
@@ -55,6 +58,7 @@ class StepRunner {
   std::optional<std::string> output_of(const Commit& c, const std::filesystem::path& tree);
   std::vector<std::string> words_for(const std::filesystem::path& tree) const;
   std::filesystem::path script_for(const Commit& tested, int batch) const;
+  StepResult time_over_layouts(const Commit& tested, double alpha);
 
   StepSetup setup_;
   const Worktrees& trees_;

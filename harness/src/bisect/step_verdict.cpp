@@ -25,4 +25,22 @@ StepResult decide_step(const std::vector<double>& good, const std::vector<double
   return r;
 }
 
+StepResult decide_step_over_layouts(const stats::LayoutEffect& e, double alpha) {
+  StepResult r;
+  r.alpha = alpha;
+  r.rounds = static_cast<int>(e.rounds);
+  r.ratio = e.ratio;
+  const auto ci = stats::layout_interval(e, 1 - 2 * alpha);
+  r.lo = ci.lo;
+  r.hi = ci.hi;
+  r.verdict = e.tests.p_worse < alpha       ? Verdict::Slower
+              : e.tests.p_not_worse < alpha ? Verdict::NotSlower
+                                            : Verdict::CannotTell;
+  if (r.verdict == Verdict::CannotTell)
+    r.note = std::string(e.more_layouts ? "more layouts, not more rounds, would decide it"
+                                        : "more rounds per layout would narrow it") +
+             (e.layouts_to_decide ? " (about " + std::to_string(*e.layouts_to_decide) + " layouts)" : "");
+  return r;
+}
+
 }  // namespace perfgate::bisect

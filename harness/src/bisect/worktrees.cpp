@@ -8,6 +8,7 @@
 #include "common/files.hpp"
 #include "common/git_probe.hpp"
 #include "common/interrupt.hpp"
+#include "layouts/layout_build.hpp"
 #include "process/logged_run.hpp"
 
 namespace perfgate::bisect {
@@ -22,8 +23,18 @@ fs::path default_cache(const fs::path& repo) {
   return base / "perfgate" / "bisect" / (abs.filename().string() + "-" + std::string(hash).substr(0, 8));
 }
 
-fs::path Worktrees::checkout(const Commit& c) const {
-  const fs::path tree = cache_ / c.sha / "tree";
+namespace {
+
+std::string key(const Commit& c, const std::string& layout) {
+  return layout == "0" || layout.empty() ? c.sha : c.sha + "-layout-" + layout;
+}
+
+}  // namespace
+
+fs::path Worktrees::tree(const Commit& c, const std::string& layout) const { return cache_ / key(c, layout) / "tree"; }
+
+fs::path Worktrees::checkout(const Commit& c, int layout) const {
+  const fs::path tree = this->tree(c, std::to_string(layout));
   if (fs::exists(tree)) {
     auto head = git_stdout(tree, {"rev-parse", "HEAD"});
     if (head && head->substr(0, c.sha.size()) == c.sha) return tree;
@@ -37,11 +48,12 @@ fs::path Worktrees::checkout(const Commit& c) const {
   return tree;
 }
 
-Built Worktrees::build(const Commit& c, const std::string& build_command) const {
+Built Worktrees::build(const Commit& c, const std::string& build_command, int layout) const {
   Built b;
-  b.tree = checkout(c);
-  b.log = cache_ / c.sha / "build.log";
-  const fs::path record = cache_ / c.sha / "build.json";
+  b.tree = checkout(c, layout);
+  const fs::path dir = cache_ / key(c, std::to_string(layout));
+  b.log = dir / "build.log";
+  const fs::path record = dir / "build.json";
   if (auto text = try_read_file(record)) {
     const auto j = nlohmann::json::parse(*text, nullptr, false);
     if (j.is_object() && j.value("command", "") == build_command && j.contains("exit_code")) {
@@ -51,7 +63,9 @@ Built Worktrees::build(const Commit& c, const std::string& build_command) const 
     }
   }
   fs::remove(b.log);
-  const auto run = process::run_logged({"/bin/sh", "-c", build_command}, b.tree, b.log, [] { return interrupted(); });
+  const auto argv = layout > 0 ? layouts::layout_build_argv(build_command, layout)
+                               : std::vector<std::string>{"/bin/sh", "-c", build_command};
+  const auto run = process::run_logged(argv, b.tree, b.log, [] { return interrupted(); });
   if (run.interrupted) check_interrupted();
   b.exit_code = run.exit_code;
   write_file_atomic(record, nlohmann::json{{"command", build_command}, {"exit_code", b.exit_code}}.dump() + "\n");

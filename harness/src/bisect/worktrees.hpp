@@ -2,6 +2,8 @@
 // build (exit code and log), reused by the next run over the same repository, removed by
 // `--clean`. Layout: CACHE/<sha>/tree (the worktree), CACHE/<sha>/build.log, CACHE/<sha>/build.json
 // ({"command", "exit_code"}, written once the build finished), CACHE/steps/ (step_store.hpp).
+// A commit built in layout k (--layouts, docs/layout.md) has a worktree and build of its own,
+// keyed by commit and seed: CACHE/<sha>-layout-<k>/.
 #pragma once
 
 #include <filesystem>
@@ -28,11 +30,15 @@ class Worktrees {
  public:
   Worktrees(fs::path repo, fs::path cache) : repo_(std::move(repo)), cache_(std::move(cache)) {}
   const fs::path& cache() const { return cache_; }
-  // The commit's worktree, checked out (detached) if it is not there yet.
-  fs::path checkout(const Commit& c) const;
-  // Checks out and runs `sh -c BUILD` in the worktree, unless an earlier run finished the same
-  // command there. Throws Interrupted on SIGINT/SIGTERM (the build is killed, nothing recorded).
-  Built build(const Commit& c, const std::string& build_command) const;
+  // The commit's worktree (layout 0: the plain build; k >= 1: layout k's), checked out
+  // (detached) if it is not there yet.
+  fs::path checkout(const Commit& c, int layout = 0) const;
+  // Where that worktree is; `layout` may be the text "{layout}", for a command over layouts.
+  fs::path tree(const Commit& c, const std::string& layout) const;
+  // Checks out and runs `sh -c BUILD` in the worktree (for layout k, as layouts/layout_build.hpp
+  // runs it), unless an earlier run finished the same command there. Throws Interrupted on
+  // SIGINT/SIGTERM (the build is killed, nothing recorded).
+  Built build(const Commit& c, const std::string& build_command, int layout = 0) const;
   // Removes every worktree of the cache and the cache itself.
   void clean() const;
   // How many commits' worktrees the cache holds (registered in the repository's `git worktree list`).

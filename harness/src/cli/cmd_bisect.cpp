@@ -48,6 +48,14 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "Seconds one step may spend adding rounds before it says cannot tell")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--layouts", o->step.layouts,
+                  "K: build every commit in K layouts (PERFGATE_LAYOUT_SEED=1..K, CC and CXX through\n"
+                  "perfgate-layout-cc; docs/layout.md) and decide each step over them, so a commit that only moved\n"
+                  "code is not called slower; each (commit, layout) has its own worktree and build in --cache")
+      ->check(CLI::Range(2, 64));
+  cmd->add_option("--layout-rounds", o->step.layout_rounds, "N: paired rounds of each layout with --layouts")
+      ->check(CLI::Range(2, 1000))
+      ->capture_default_str();
   cmd->add_option("--cache", *cache,
                   "Where worktrees, builds and finished steps are kept (default: ~/.cache/perfgate/bisect/REPO-HASH)");
   cmd->add_flag("--clean", *clean, "Remove the cache's worktrees and steps, then exit");
@@ -61,7 +69,8 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
   command->expected(-1);
   cmd->callback([=] {
     o->repo = *repo;
-    o->cache = cache->empty() ? std::filesystem::path() : std::filesystem::path(*cache);
+    // Absolute: git makes the worktrees from the repository, the builds run from here.
+    o->cache = cache->empty() ? std::filesystem::path() : std::filesystem::absolute(*cache);
     if (*clean) {
       const bisect::Worktrees trees(o->repo, o->cache.empty() ? bisect::default_cache(o->repo) : o->cache);
       trees.clean();
@@ -73,6 +82,8 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
     if (o->build.empty()) throw UsageError("bisect needs --build CMD (e.g. --build make)");
     if (o->step.command.empty() == o->step.scenario.empty())
       throw UsageError("bisect needs a command after -- (e.g. -- ./prog), or --scenario NAME: one of them");
+    if (o->step.layouts > 0 && !o->step.scenario.empty())
+      throw UsageError("--layouts times a command in each layout's worktree; it does not take --scenario yet");
     if (o->step.shell == "none") o->step.shell.clear();
     o->step.argv = argv;
     if (!script->empty()) o->step.script = std::filesystem::absolute(*script);

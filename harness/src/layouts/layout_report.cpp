@@ -45,6 +45,9 @@ void print_layouts(std::ostream& out, const LayoutRequest& r, const LayoutOutcom
       << name_of(e.decided.verdict) << " (noise band ±" << percent(o.band) << ")\n";
   out << "layout alone moves BEFORE ±" << percent(e.spread_before) << ", AFTER ±" << percent(e.spread_after)
       << "; the layouts explain " << percent(e.layout_share) << " of the ratio's variance between layouts\n";
+  if (e.pooled)
+    out << "the layouts moved nothing their rounds could see (F test p = " << format_p_value(*e.layout_p)
+        << " >= 0.25): every round counted, " << static_cast<int>(e.df) << " degrees of freedom\n";
   if (e.decided.verdict == stats::Verdict::CannotTell) {
     out << "cannot tell: ";
     if (e.more_layouts)
@@ -86,7 +89,10 @@ nlohmann::json layouts_json(const LayoutRequest& r, const LayoutOutcome& o) {
                    {"spread_before", e.spread_before},
                    {"spread_after", e.spread_after},
                    {"layout_share", e.layout_share},
-                   {"more_layouts", e.more_layouts}};
+                   {"more_layouts", e.more_layouts},
+                   {"pooled", e.pooled},
+                   {"degrees_of_freedom", e.df}};
+    if (e.layout_p) j["effect"]["layout_p"] = *e.layout_p;
     if (e.layouts_to_decide) j["effect"]["layouts_to_decide"] = *e.layouts_to_decide;
   }
   return j;

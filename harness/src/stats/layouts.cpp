@@ -1,6 +1,7 @@
 #include "stats/layouts.hpp"
 
 #include <algorithm>
+#include <boost/math/distributions/fisher_f.hpp>
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
@@ -12,6 +13,9 @@
 namespace perfgate::stats {
 
 namespace {
+
+// Paull's rule (1950): pool the layouts' rounds when their F test gives p >= 0.25.
+constexpr double kPoolAbove = 0.25;
 
 double mean(const std::vector<double>& v) {
   double s = 0;
@@ -47,6 +51,27 @@ double spread(const std::vector<LayoutPair>& layouts, bool after) {
   return (std::exp(*hi - centre) - std::exp(*lo - centre)) / 2;
 }
 
+// The layouts' own F test: do the layout pairs' means differ by more than their rounds' noise
+// explains? MS between layouts over MS within, on K - 1 and sum(n_k - 1) degrees of freedom. None
+// when a layout has a single round (no noise to compare with) or every round agrees.
+std::optional<double> layout_test(const std::vector<std::vector<double>>& rounds, const std::vector<double>& d) {
+  double ss_within = 0, df_within = 0, ss_between = 0, n = 0, sum = 0;
+  for (std::size_t i = 0; i < rounds.size(); ++i) {
+    if (rounds[i].size() < 2) return std::nullopt;
+    for (double r : rounds[i]) ss_within += (r - d[i]) * (r - d[i]);
+    df_within += static_cast<double>(rounds[i].size()) - 1;
+    n += static_cast<double>(rounds[i].size());
+    sum += d[i] * static_cast<double>(rounds[i].size());
+  }
+  const double grand = sum / n;
+  for (std::size_t i = 0; i < rounds.size(); ++i)
+    ss_between += static_cast<double>(rounds[i].size()) * (d[i] - grand) * (d[i] - grand);
+  const double df_between = static_cast<double>(rounds.size()) - 1;
+  if (ss_within <= 0) return std::nullopt;
+  const double f = (ss_between / df_between) / (ss_within / df_within);
+  return 1 - boost::math::cdf(boost::math::fisher_f(df_between, df_within), f);
+}
+
 // One-sided p-values of the turned mean m (above 0: AFTER's bad side) with standard error se
 // and df degrees of freedom. Zero se: exact.
 StateTests t_tests(double m, double se, double df, double band, SameMeans same) {
@@ -64,16 +89,22 @@ StateTests t_tests(double m, double se, double df, double band, SameMeans same) 
   return t;
 }
 
-// Layouts for the t interval at the deciding level to clear the nearest edge, from the observed
-// spread of d_k (normal approximation); never fewer than K + 1.
+// Layouts for the t interval at the deciding level to clear the nearest edge at the observed
+// spread of d_k: the least k > K with t(k - 1) · sd / √k under the distance (at most 1,000).
 std::optional<int> layouts_needed(double m, double sd, std::size_t k, double band, double alpha) {
   const double up = std::log1p(band), down = std::log1p(-band);
   const bool inside = m > down && m < up;
   const double distance = inside ? std::min(up - m, m - down) : (m >= up ? m - up : down - m);
   if (!(sd > 0) || !(distance > 0)) return std::nullopt;
-  const double z = boost::math::quantile(boost::math::normal(), 1 - (inside ? alpha : alpha / 2));
-  const double n = std::ceil(std::pow(z * sd / distance, 2));
-  return static_cast<int>(std::max<double>(n, static_cast<double>(k) + 1));
+  const double level = 1 - (inside ? alpha : alpha / 2);
+  // Upward from the normal approximation's answer, which t never undercuts.
+  const double z = boost::math::quantile(boost::math::normal(), level);
+  const int start = std::max(static_cast<int>(k) + 1, static_cast<int>(std::pow(z * sd / distance, 2)));
+  for (int n = start; n <= 1000; ++n)
+    if (boost::math::quantile(boost::math::students_t(n - 1), level) * sd / std::sqrt(static_cast<double>(n)) <
+        distance)
+      return n;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -86,6 +117,7 @@ LayoutEffect layout_effect(const std::vector<LayoutPair>& layouts, double band, 
   LayoutEffect e;
   e.layouts = layouts.size();
   std::vector<double> d;
+  std::vector<std::vector<double>> rounds;
   double within = 0;  // mean over layouts of Var(round log-ratios) / rounds: the noise part of Var(d_k)
   for (const auto& l : layouts) {
     std::vector<double> r;
@@ -94,25 +126,43 @@ LayoutEffect layout_effect(const std::vector<LayoutPair>& layouts, double band, 
     within += sample_variance(r) / static_cast<double>(r.size());
     e.layout_ratios.push_back(std::exp(d.back()));
     e.rounds += r.size();
+    rounds.push_back(std::move(r));
   }
   within /= static_cast<double>(layouts.size());
-  const double k = static_cast<double>(layouts.size()), df = k - 1;
-  const double m = mean(d), var = sample_variance(d), sd = std::sqrt(var), se = sd / std::sqrt(k);
+  const double k = static_cast<double>(layouts.size());
+  const double m = mean(d), var = sample_variance(d), sd = std::sqrt(var);
   e.ratio = std::exp(m);
   e.layout_share = var > 0 ? std::clamp((var - within) / var, 0.0, 1.0) : 0.0;
   e.spread_before = spread(layouts, false);
   e.spread_after = spread(layouts, true);
+  e.log_mean = m;
+  e.log_se = sd / std::sqrt(k);
+  e.df = k - 1;
+  e.layout_p = layout_test(rounds, d);
+  if (e.layout_p && *e.layout_p >= kPoolAbove) {
+    // The layouts moved nothing the rounds could see: every round is a unit (Paull's rule).
+    std::vector<double> all;
+    for (const auto& r : rounds) all.insert(all.end(), r.begin(), r.end());
+    e.pooled = true;
+    e.df = static_cast<double>(all.size()) - 1;
+    e.log_se = std::sqrt(sample_variance(all) / static_cast<double>(all.size()));
+  }
   const double turned = better == Better::Higher ? -m : m;
-  e.tests = t_tests(turned, se, df, band, same);
+  e.tests = t_tests(turned, e.log_se, e.df, band, same);
   e.decided = decide_verdicts({e.tests}, alpha).front();
   e.confidence = e.decided.confidence;
-  const double q = se == 0 ? 0 : boost::math::quantile(boost::math::students_t(df), 1 - (1 - e.confidence) / 2);
-  e.ci = {std::exp(m - q * se), std::exp(m + q * se)};
+  e.ci = layout_interval(e, e.confidence);
   if (e.decided.verdict == Verdict::CannotTell) {
-    e.more_layouts = e.layout_share >= 0.5;
+    e.more_layouts = !e.pooled && e.layout_share >= 0.5;
     e.layouts_to_decide = layouts_needed(turned, sd, layouts.size(), band, alpha);
   }
   return e;
+}
+
+Interval layout_interval(const LayoutEffect& e, double confidence) {
+  const double q =
+      e.log_se == 0 || e.df < 1 ? 0 : boost::math::quantile(boost::math::students_t(e.df), 1 - (1 - confidence) / 2);
+  return {std::exp(e.log_mean - q * e.log_se), std::exp(e.log_mean + q * e.log_se)};
 }
 
 }  // namespace perfgate::stats

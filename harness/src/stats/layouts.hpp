@@ -11,7 +11,9 @@
 // between-layout variance plus the within-layout noise over the rounds, so the interval holds
 // both, in the proportions the data show, and a two-level bootstrap of so few layouts (4 to 8)
 // would be too narrow (its percentiles of K means under-cover at small K). Pairing by seed
-// removes what a layout does to both sides alike.
+// removes what a layout does to both sides alike. When the layouts' own F test finds nothing
+// (p >= 0.25), the rounds are pooled (below): K - 1 degrees of freedom would spend the program's
+// indifference to layout as if it were a spread.
 #pragma once
 
 #include <cstddef>
@@ -44,7 +46,18 @@ struct LayoutEffect {
   bool more_layouts = false;             // cannot tell, and the layouts dominate the variance
   std::optional<int> layouts_to_decide;  // cannot tell: about how many layouts would decide it
   std::size_t layouts = 0, rounds = 0;   // K, and the rounds of each side in all
+  double log_mean = 0, log_se = 0;       // mean(d_k) and its standard error, for intervals at other levels
+  double df = 1;                         // the t distribution's degrees of freedom: K - 1, or N - 1 pooled
+  // The layouts' F test (MS between layout pairs over MS within): its p-value, none without two
+  // rounds in every layout. At p >= 0.25 the layouts moved nothing the rounds could see, and the
+  // rounds are pooled: every round a unit, N - 1 degrees of freedom (Paull's rule for a random
+  // factor). Below, the K pair means decide alone, on K - 1.
+  std::optional<double> layout_p;
+  bool pooled = false;
 };
+
+// The effect's two-sided t interval at `confidence` (ratio scale).
+Interval layout_interval(const LayoutEffect& e, double confidence);
 
 // Throws std::invalid_argument with fewer than 2 layouts, a layout without rounds, before and
 // after of different lengths, a value <= 0 or non-finite, or a band or alpha out of range.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 
 namespace perfgate::stats {
@@ -44,6 +45,7 @@ TEST(Layouts, NoChangeIsCalledAChangeInUnderOneRunInAHundred) {
     alarms += block;
     blocks_within += block <= 1;
   }
+  std::printf("no change, K = 8 of 3 rounds, ±5%% layouts: %d of 3000 called a change\n", alarms);
   EXPECT_LE(alarms, 30);         // under 1%
   EXPECT_GE(blocks_within, 27);  // 9 blocks in 10 hold the "at least 99 of 100"
 }
@@ -55,6 +57,7 @@ TEST(Layouts, ARealTenPercentSlowdownIsCaughtInNinetyFiveOfAHundred) {
     caught += block;
     blocks_within += block >= 95;
   }
+  std::printf("+10%%, K = 8 of 3 rounds, ±5%% layouts: %d of 3000 called worse\n", caught);
   EXPECT_GE(caught, 2850);  // 95%
   EXPECT_GE(blocks_within, 27);
 }
@@ -118,6 +121,40 @@ TEST(Layouts, BadInputIsRefused) {
                std::invalid_argument);
   EXPECT_THROW(layout_effect({{{1}, {0}}, {{1}, {1}}}, 0.02, Better::Lower, SameMeans::Equivalent, 0.05),
                std::invalid_argument);
+}
+
+// Pooling (Paull's rule) over layout spreads from none to ±5%, K = 4 and 8, 5 rounds a layout,
+// 2,000 runs a cell (seed 11): no change is called a change at most 1% of the time (20 of 2,000,
+// at ±5% and K = 4), a change of +3% (beyond the 2% band) is called "not worse" at most 2.6%
+// (52; the test's level is 5%), +8% never; and where the layouts move nothing, four layouts of
+// five rounds say "not worse" to no change in 8 runs of 10, which four pair means alone could not.
+TEST(Layouts, PoolingQuietLayoutsKeepsEveryErrorWithinItsLevel) {
+  for (double offset : {0.0, 0.005, 0.01, 0.02, 0.05}) {
+    for (int k : {4, 8}) {
+      std::mt19937_64 rng(11);
+      int changed = 0, unchanged = 0, green8 = 0, green3 = 0;
+      auto green = [](const LayoutEffect& e) {
+        return e.decided.verdict == Verdict::NotWorse || e.decided.verdict == Verdict::Same;
+      };
+      for (int run = 0; run < 2000; ++run) {
+        const auto none =
+            layout_effect(simulated(rng, 0, k, 5, offset), 0.02, Better::Lower, SameMeans::NotWorse, 0.05);
+        changed += none.decided.verdict == Verdict::Worse || none.decided.verdict == Verdict::Better;
+        unchanged += green(none);
+        green8 +=
+            green(layout_effect(simulated(rng, 0.08, k, 5, offset), 0.02, Better::Lower, SameMeans::NotWorse, 0.05));
+        green3 +=
+            green(layout_effect(simulated(rng, 0.03, k, 5, offset), 0.02, Better::Lower, SameMeans::NotWorse, 0.05));
+      }
+      SCOPED_TRACE("offset " + std::to_string(offset) + ", K " + std::to_string(k));
+      EXPECT_LE(changed, 20);
+      EXPECT_LE(green3, 100);  // 5%: the non-inferiority test's level
+      EXPECT_EQ(green8, 0);
+      if (offset == 0 && k == 4) {
+        EXPECT_GE(unchanged, 1600);
+      }
+    }
+  }
 }
 
 }  // namespace
