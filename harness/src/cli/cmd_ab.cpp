@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "bisect/revisions.hpp"
 #include "cli/ab_hyperfine_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/exports.hpp"
@@ -31,22 +32,27 @@ struct AbFlags {
   bool no_shell = false;
   bool allocs = false;
   int layouts = 0, layout_rounds = 3;  // --layouts K: a verdict over K builds of each side
+  // --rev-before/--rev-after: two revisions of --repo, each built with --build in its worktree.
+  std::string rev_before, rev_after, build, repo = ".", cache;
 };
 
 // The command as argv: split into words as a shell would, or run by the shell (`sh -c`, or
 // hyperfine's --shell=SHELL, which may carry arguments: "bash --norc").
 std::vector<std::string> words(const AbFlags& f, const std::string& command) {
   if (f.shell.empty() || f.shell == "none") {
-    // {layout} is perfgate's placeholder, not a shell's brace: kept through the splitting, which
-    // refuses an unquoted brace.
-    const std::string token = "{layout}", held = "\x1flayout\x1f";
+    // {layout} and {rev_dir} are perfgate's placeholders, not a shell's braces: kept through the
+    // splitting, which refuses an unquoted brace.
     std::string line = command;
-    for (auto at = line.find(token); at != std::string::npos; at = line.find(token, at + held.size()))
-      line.replace(at, token.size(), held);
+    auto swap = [](std::string& text, const std::string& from, const std::string& to) {
+      for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+        text.replace(at, from.size(), to);
+    };
+    // Held as \x1fNAME\x1f: no brace left for the splitter to refuse.
+    auto held = [](const std::string& token) { return "\x1f" + token.substr(1, token.size() - 2) + "\x1f"; };
+    for (const std::string token : {"{layout}", "{rev_dir}"}) swap(line, token, held(token));
     auto argv = run::split_command(line);
     for (auto& w : argv)
-      for (auto at = w.find(held); at != std::string::npos; at = w.find(held, at + token.size()))
-        w.replace(at, held.size(), token);
+      for (const std::string token : {"{layout}", "{rev_dir}"}) swap(w, held(token), token);
     return argv;
   }
   std::vector<std::string> argv = run::split_command(f.shell == "default" ? "/bin/sh" : f.shell);
@@ -62,6 +68,8 @@ int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::Run
   r.name = pair.name;
   r.before_argv = pair.before_argv;
   r.after_argv = pair.after_argv;
+  r.before_workdir = pair.before_workdir;
+  r.after_workdir = pair.after_workdir;
   r.layouts = f.layouts;
   r.rounds = f.layout_rounds;
   r.metric = f.metric;
@@ -86,6 +94,27 @@ int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::Run
     std::cout << "perfgate: results over layouts in " << file.string() << " (each layout's in " << r.dir.string()
               << "/)\n";
   return outcome.exit_code;
+}
+
+// --rev-before/--rev-after: both revisions built, and the pair's commands run in their worktrees
+// ({rev_dir} is the worktree; with --layouts, layout {layout}'s).
+void use_revisions(const AbFlags& f, plan::AbPair& pair) {
+  Progress progress(false);
+  const auto trees = bisect::build_revision_pair(f.repo, f.cache.empty() ? "" : std::filesystem::absolute(f.cache),
+                                                 f.rev_before, f.rev_after, f.build, f.layouts, progress.sink());
+  progress.clear();
+  auto place = [](std::vector<std::string>& argv, const std::string& tree) {
+    for (auto& w : argv)
+      for (auto at = w.find("{rev_dir}"); at != std::string::npos; at = w.find("{rev_dir}", at + tree.size()))
+        w.replace(at, 9, tree);
+  };
+  place(pair.before_argv, trees.before);
+  place(pair.after_argv, trees.after);
+  pair.before_workdir = trees.before;
+  pair.after_workdir = trees.after;
+  std::cerr << "perfgate: before = " << f.rev_before << " (" << trees.before_commit.short_sha()
+            << "), after = " << f.rev_after << " (" << trees.after_commit.short_sha() << "), built with `" << f.build
+            << "`\n";
 }
 
 }  // namespace
@@ -133,16 +162,45 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
       ->check(CLI::Range(2, 64));
   cmd->add_option("--layout-rounds", f->layout_rounds, "N: paired rounds of each layout with --layouts (default 3)")
       ->check(CLI::Range(2, 1000));
+  cmd->add_option("--rev-before", f->rev_before,
+                  "REV: compare two revisions of --repo instead of two commands: each is checked out in a worktree\n"
+                  "and built there with --build; the command (one for both, or --before/--after) runs in each\n"
+                  "worktree ({rev_dir} expands to it). \".\" is the work tree with its uncommitted changes to tracked\n"
+                  "files (a commit of them by `git stash create`; untracked files are left out)");
+  cmd->add_option("--rev-after", f->rev_after, "REV: the revision compared with --rev-before (default: \".\")");
+  cmd->add_option("--build", f->build,
+                  "CMD: the build command of --rev-before/--rev-after, run with sh -c in each worktree");
+  cmd->add_option("--repo", f->repo, "DIR: the git repository of --rev-before/--rev-after (default: here)");
+  cmd->add_option("--cache", f->cache,
+                  "DIR: where the revisions' worktrees and builds live, one per commit (and per layout seed with\n"
+                  "--layouts), reused while the commit and build command are the same; shared with bisect\n"
+                  "(default ~/.cache/perfgate/bisect/REPO-HASH; perfgate bisect --clean removes them)");
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
     if (f->no_shell && !f->shell.empty() && f->shell != "none") throw UsageError("-N and --shell: choose one");
     if (f->allocs && std::find(o->measures.begin(), o->measures.end(), "allocs") == o->measures.end())
       o->measures.push_back("allocs");
     o->argv = argv;
-    const auto pairs =
+    const bool revisions = !f->rev_before.empty();
+    if (revisions) {
+      if (f->build.empty()) throw UsageError("--rev-before needs --build CMD (e.g. --build make)");
+      if (f->rev_after.empty()) f->rev_after = ".";
+      if (f->before.empty() && f->after.empty() && hf->commands.size() == 1) {
+        f->before = f->after = hf->commands.front();  // one command, run in both revisions
+        hf->commands.clear();
+      }
+    } else if (!f->rev_after.empty() || !f->build.empty()) {
+      throw UsageError("--rev-after and --build compare two revisions: give --rev-before REV too");
+    }
+    auto pairs =
         plan::hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
     const bool shell = !f->shell.empty() && f->shell != "none";
-    for (const auto& p : pairs) run::refuse_gbench_binaries(p.before_argv, p.after_argv, shell, plan::ab_workdir(*o));
+    if (revisions) {
+      if (pairs.size() != 1) throw UsageError("--rev-before compares one command in two revisions, not several");
+      use_revisions(*f, pairs.front());
+    }
+    for (const auto& p : pairs)
+      if (!revisions) run::refuse_gbench_binaries(p.before_argv, p.after_argv, shell, plan::ab_workdir(*o));
     if (f->layouts > 0) {
       if (pairs.size() != 1)
         throw UsageError("--layouts compares one pair: give --before and --after (or two commands), not " +
