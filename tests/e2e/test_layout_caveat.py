@@ -35,7 +35,7 @@ def test_a_time_verdict_between_two_builds_carries_the_layout_caveat(perfgate, t
     r, doc = ab(perfgate, tmp_path, "./p0/hot", "./p16/hot")
     assert r.returncode == 1, r.stdout + r.stderr  # 10% slower, scripted: worse
     notes = doc["scenarios"][0]["notes"]
-    assert any(CAVEAT in n and "perfgate-layout-cc" in n for n in notes), notes
+    assert any(CAVEAT in n and "ab --layouts K" in n and "calibrate --layouts" in n for n in notes), notes
     assert CAVEAT in " ".join(r.stdout.split()), r.stdout
 
 

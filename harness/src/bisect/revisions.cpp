@@ -51,18 +51,22 @@ RevisionBuild build_revision(const Worktrees& trees, const Commit& c, const std:
   return out;
 }
 
+std::string build_revision_tree(const std::filesystem::path& repo, const std::filesystem::path& cache,
+                                const std::string& rev, const std::string& build_command, int layouts,
+                                const suite::RunSink& status, Commit* commit) {
+  const Worktrees trees(repo, cache.empty() ? default_cache(repo) : cache);
+  const Commit c = resolve_revision(repo, rev);
+  build_revision(trees, c, rev, build_command, layouts, status);
+  if (commit) *commit = c;
+  return trees.tree(c, layouts > 0 ? "{layout}" : "0").string();
+}
+
 RevisionTrees build_revision_pair(const std::filesystem::path& repo, const std::filesystem::path& cache,
                                   const std::string& before_rev, const std::string& after_rev,
                                   const std::string& build_command, int layouts, const suite::RunSink& status) {
-  const Worktrees trees(repo, cache.empty() ? default_cache(repo) : cache);
   RevisionTrees out;
-  out.before_commit = resolve_revision(repo, before_rev);
-  out.after_commit = resolve_revision(repo, after_rev);
-  const std::string layout = layouts > 0 ? "{layout}" : "0";
-  build_revision(trees, out.before_commit, before_rev, build_command, layouts, status);
-  build_revision(trees, out.after_commit, after_rev, build_command, layouts, status);
-  out.before = trees.tree(out.before_commit, layout).string();
-  out.after = trees.tree(out.after_commit, layout).string();
+  out.before = build_revision_tree(repo, cache, before_rev, build_command, layouts, status, &out.before_commit);
+  out.after = build_revision_tree(repo, cache, after_rev, build_command, layouts, status, &out.after_commit);
   status.done();
   return out;
 }

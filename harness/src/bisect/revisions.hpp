@@ -29,6 +29,12 @@ struct RevisionBuild {
 RevisionBuild build_revision(const Worktrees& trees, const Commit& c, const std::string& rev,
                              const std::string& build_command, int layouts, const suite::RunSink& status);
 
+// One revision built (in K layouts with `layouts`): where its command runs, "{layout}" in the
+// path when there are layouts; `commit` is set to what REV named.
+std::string build_revision_tree(const std::filesystem::path& repo, const std::filesystem::path& cache,
+                                const std::string& rev, const std::string& build_command, int layouts,
+                                const suite::RunSink& status, Commit* commit = nullptr);
+
 // `ab --rev-before A --rev-after B --build CMD`: both revisions built (in K layouts with `layouts`),
 // and where each side's command runs: its worktree, with "{layout}" in the path when there are
 // layouts (the commands' {rev_dir} is that path).

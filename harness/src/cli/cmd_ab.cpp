@@ -155,26 +155,16 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
       "the same work, anything else fails the equivalence gate (exit 3)");
   add_run_flags(cmd, *o);
   add_hyperfine_flags(cmd, *hf, *o);
-  cmd->add_option("--layouts", f->layouts,
-                  "K: a verdict over K layouts of each side (docs/layout.md): the commands name layout K's build\n"
-                  "with {layout} (1..K), e.g. ./build-{layout}/prog; layout k of both sides is one pair of paired\n"
-                  "rounds, and the verdict's interval holds how far the layouts alone move the program")
-      ->check(CLI::Range(2, 64));
-  cmd->add_option("--layout-rounds", f->layout_rounds, "N: paired rounds of each layout with --layouts (default 3)")
-      ->check(CLI::Range(2, 1000));
+  flags::layouts(cmd, f->layouts, f->layout_rounds);
   cmd->add_option("--rev-before", f->rev_before,
                   "REV: compare two revisions of --repo instead of two commands: each is checked out in a worktree\n"
                   "and built there with --build; the command (one for both, or --before/--after) runs in each\n"
                   "worktree ({rev_dir} expands to it). \".\" is the work tree with its uncommitted changes to tracked\n"
                   "files (a commit of them by `git stash create`; untracked files are left out)");
   cmd->add_option("--rev-after", f->rev_after, "REV: the revision compared with --rev-before (default: \".\")");
-  cmd->add_option("--build", f->build,
-                  "CMD: the build command of --rev-before/--rev-after, run with sh -c in each worktree");
-  cmd->add_option("--repo", f->repo, "DIR: the git repository of --rev-before/--rev-after (default: here)");
-  cmd->add_option("--cache", f->cache,
-                  "DIR: where the revisions' worktrees and builds live, one per commit (and per layout seed with\n"
-                  "--layouts), reused while the commit and build command are the same; shared with bisect\n"
-                  "(default ~/.cache/perfgate/bisect/REPO-HASH; perfgate bisect --clean removes them)");
+  flags::build_command(cmd, f->build);
+  flags::repo(cmd, f->repo);
+  flags::build_cache(cmd, f->cache);
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
     if (f->no_shell && !f->shell.empty() && f->shell != "none") throw UsageError("-N and --shell: choose one");

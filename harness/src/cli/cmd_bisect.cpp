@@ -36,8 +36,8 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto script = std::make_shared<std::string>();
   cmd->add_option("--good", o->good, "A revision that is not slower (the reference every step is compared with)");
   cmd->add_option("--bad", o->bad, "A revision that is slower (default: HEAD, as git bisect's)");
-  cmd->add_option("--repo", *repo, "The git repository (default: the current folder)")->capture_default_str();
-  cmd->add_option("--build", o->build, "The build command, run with sh -c in each commit's worktree (e.g. make)");
+  flags::repo(cmd, *repo);
+  flags::build_command(cmd, o->build);
   flags::scenario(cmd, o->step.scenario);
   flags::catalog(cmd, o->step.catalog);
   flags::shell(cmd, o->step.shell);
@@ -48,16 +48,8 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
                   "Seconds one step may spend adding rounds before it says cannot tell")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  cmd->add_option("--layouts", o->step.layouts,
-                  "K: build every commit in K layouts (PERFGATE_LAYOUT_SEED=1..K, CC and CXX through\n"
-                  "perfgate-layout-cc; docs/layout.md) and decide each step over them, so a commit that only moved\n"
-                  "code is not called slower; each (commit, layout) has its own worktree and build in --cache")
-      ->check(CLI::Range(2, 64));
-  cmd->add_option("--layout-rounds", o->step.layout_rounds, "N: paired rounds of each layout with --layouts")
-      ->check(CLI::Range(2, 1000))
-      ->capture_default_str();
-  cmd->add_option("--cache", *cache,
-                  "Where worktrees, builds and finished steps are kept (default: ~/.cache/perfgate/bisect/REPO-HASH)");
+  flags::layouts(cmd, o->step.layouts, o->step.layout_rounds);
+  flags::build_cache(cmd, *cache);
   cmd->add_flag("--clean", *clean, "Remove the cache's worktrees and steps, then exit");
   flags::out_dir(cmd, *out_dir);
   flags::json_file(cmd, *json_path);

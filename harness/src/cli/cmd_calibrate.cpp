@@ -1,13 +1,72 @@
 #include <iostream>
 
+#include "bisect/revisions.hpp"
 #include "cli/commands.hpp"
 #include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
+#include "cli/progress.hpp"
 #include "common/errors.hpp"
+#include "common/interrupt.hpp"
+#include "common/number_format.hpp"
+#include "layouts/layout_calibration.hpp"
 #include "store/calibration_text.hpp"
 #include "suite/calibration.hpp"
 
 namespace perfgate::cli {
+
+namespace {
+
+// --layouts: what calibrate measures instead of its bundled programs.
+struct LayoutFlags {
+  int layouts = 0, rounds = 3;
+  std::string build, repo = ".", cache;
+  std::vector<std::string> command;
+};
+
+int calibrate_layouts(const LayoutFlags& f, const std::string& metric, const std::filesystem::path& out_dir,
+                      const std::string& json_path) {
+  if (f.build.empty()) throw UsageError("calibrate --layouts needs --build CMD (e.g. --build make)");
+  if (f.command.empty()) throw UsageError("calibrate --layouts needs the command to time after -- (e.g. -- ./prog)");
+  install_interrupt_handlers();
+  Progress progress(false);
+  const std::string tree = bisect::build_revision_tree(
+      f.repo, f.cache.empty() ? "" : std::filesystem::absolute(f.cache), ".", f.build, f.layouts, progress.sink());
+  layouts::LayoutRequest r;
+  r.name = "calibrate";
+  for (auto w : f.command) {
+    for (auto at = w.find("{rev_dir}"); at != std::string::npos; at = w.find("{rev_dir}", at + tree.size()))
+      w.replace(at, 9, tree);
+    r.before_argv.push_back(w);
+  }
+  r.after_argv = r.before_argv;
+  r.before_workdir = r.after_workdir = tree;
+  r.layouts = f.layouts;
+  r.rounds = f.rounds;
+  r.metric = metric;
+  r.options.outputs.cannot_tell = plan::CannotTellExit::Pass;  // an A/A's verdict is not the question
+  r.dir = out_dir / "layouts-calibration";
+  const auto spread = layouts::measure_layout_spread(r, progress.sink());
+  progress.clear();
+  store::write_layout_spread(spread);
+  std::cout << "layout alone moves " << spread.program << " ±" << format_quantity(100 * spread.spread, "%")
+            << " on this machine (" << spread.cpu_model << "): " << spread.layouts << " layouts, " << spread.rounds
+            << " rounds of each against itself, " << spread.metric << "\n";
+  std::cout << "layout means:";
+  for (double m : spread.medians) std::cout << " " << format_quantity(m, spread.unit);
+  std::cout << "\nthe layouts' own sd: " << format_quantity(100 * spread.layout_sd, "%")
+            << " beyond the rounds' noise of " << format_quantity(100 * spread.noise_sd, "%") << " a run";
+  std::cout << "\na single-layout A/B (two prebuilt executables) can trust a change of "
+            << format_quantity(100 * spread.trusted_change, "%")
+            << " or more: two random layouts differ by less in 95% of pairs\n";
+  std::cout << "kept in " << store::layout_spread_file(spread.program).string()
+            << ": ab's caveat on two executables named " << spread.program << " quotes it\n";
+  const std::filesystem::path file =
+      json_path.empty() ? out_dir / "calibration-layouts.json" : std::filesystem::path(json_path);
+  write_exports({json_export("the layout calibration", file, {{"layout_spread", store::to_json(spread)}})}, kExitOk);
+  return kExitOk;
+}
+
+}  // namespace
 
 void add_calibrate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
@@ -45,7 +104,20 @@ void add_calibrate_command(CLI::App& app) {
   flags::rounds(cmd, o->ab);
   flags::noise(cmd, o->ab.noise);
   flags::seed(cmd, o->ab.seed);  // the n-th pair's seed is seed + n
-  cmd->callback([o, out_dir, json_path] {
+  auto lf = std::make_shared<LayoutFlags>();
+  flags::layouts(cmd, lf->layouts, lf->rounds);
+  flags::build_command(cmd, lf->build);
+  flags::repo(cmd, lf->repo);
+  flags::build_cache(cmd, lf->cache);
+  cmd->add_option("command", lf->command, "With --layouts: the command to time (after --; {rev_dir} is the build)")
+      ->expected(-1);
+  cmd->callback([o, out_dir, json_path, lf] {
+    if (lf->layouts > 0) {
+      set_exit_code(calibrate_layouts(*lf, o->metric, *out_dir, *json_path));
+      return;
+    }
+    if (!lf->command.empty() || !lf->build.empty())
+      throw UsageError("a command and --build go with --layouts K (calibrate --layouts 8 --build make -- ./prog)");
     const nlohmann::json doc = suite::run_calibration(*o);
     store::print_calibration(std::cout, doc);
     const std::filesystem::path file =

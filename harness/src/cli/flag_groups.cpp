@@ -84,6 +84,37 @@ void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed) {
                          "Seed of the round order and the bootstrap (default: random, recorded in the results)"));
 }
 
+void build_command(CLI::App* cmd, std::string& command) {
+  shared(
+      cmd->add_option("--build", command,
+                      "CMD: the build command, run with sh -c in each worktree it builds (a commit's, a revision's,\n"
+                      "a layout's; e.g. make)"));
+}
+
+void repo(CLI::App* cmd, std::string& dir) {
+  shared(cmd->add_option("--repo", dir, "DIR: the git repository (default: the current folder)"));
+}
+
+void build_cache(CLI::App* cmd, std::string& dir) {
+  shared(cmd->add_option("--cache", dir,
+                         "DIR: where worktrees and builds are kept, one per commit (and per layout seed with\n"
+                         "--layouts), reused while the commit and build command are the same; bisect keeps its\n"
+                         "finished steps there too (default ~/.cache/perfgate/bisect/REPO-HASH; bisect --clean\n"
+                         "removes it)"));
+}
+
+void layouts(CLI::App* cmd, int& layouts, int& rounds) {
+  shared(cmd->add_option("--layouts", layouts,
+                         "K: layouts (docs/layout.md): each side built K ways (PERFGATE_LAYOUT_SEED=1..K, CC and CXX\n"
+                         "through perfgate-layout-cc), or ab's commands naming layout K's build with {layout}; ab and\n"
+                         "bisect decide over the K layout pairs, calibrate measures how far layout alone moves the\n"
+                         "program")
+             ->check(CLI::Range(2, 64)));
+  shared(cmd->add_option("--layout-rounds", rounds, "N: paired rounds of each layout with --layouts")
+             ->check(CLI::Range(2, 1000))
+             ->capture_default_str());
+}
+
 void cpus(CLI::App* cmd, std::optional<std::vector<int>>& cpus) {
   shared(cmd->add_option_function<std::string>(
       "--cpus", [&cpus](const std::string& s) { cpus = plan::parse_cpu_list(s); },

@@ -28,6 +28,11 @@ void noise(CLI::App* cmd, double& fraction);                      // --noise PCT
 void alpha(CLI::App* cmd, double& alpha);                         // --alpha
 void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed);     // --seed
 void cpus(CLI::App* cmd, std::optional<std::vector<int>>& cpus);  // --cpus LIST
+// Builds from the user's repository (bisect; ab and calibrate with revisions or layouts):
+void build_command(CLI::App* cmd, std::string& command);  // --build CMD
+void repo(CLI::App* cmd, std::string& dir);               // --repo DIR
+void build_cache(CLI::App* cmd, std::string& dir);        // --cache DIR
+void layouts(CLI::App* cmd, int& layouts, int& rounds);   // --layouts K, --layout-rounds N
 // --out DIR, the folder the command writes its documents into; `dir` holds the default (with
 // `short_o`, also -o).
 void out_dir(CLI::App* cmd, std::string& dir, bool short_o = false);

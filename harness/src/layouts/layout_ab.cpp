@@ -102,7 +102,8 @@ LayoutOutcome run_layouts(const LayoutRequest& r, const suite::RunSink& sink) {
     }
     out.unit = values.unit;
     out.better = values.better;
-    out.runs.push_back({k, o.outputs.json_path, stats::median(values.before), stats::median(values.after)});
+    out.runs.push_back({k, o.outputs.json_path, stats::median(values.before), stats::median(values.after),
+                        values.before, values.after});
     pairs.push_back({values.before, values.after});
     sink.note("layout " + std::to_string(k) + ": " + out.metric + " after/before " +
               std::to_string(out.runs.back().after_median / out.runs.back().before_median).substr(0, 5) + "x");

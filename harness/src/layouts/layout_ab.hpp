@@ -32,6 +32,7 @@ struct LayoutRun {
   int layout = 0;
   std::filesystem::path results;
   double before_median = 0, after_median = 0;
+  std::vector<double> before, after;  // the paired rounds' values
 };
 
 struct LayoutOutcome {

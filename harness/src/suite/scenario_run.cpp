@@ -19,6 +19,7 @@
 #include "run/contention.hpp"
 #include "run/counting_sample.hpp"
 #include "stats/power.hpp"
+#include "store/layout_spread.hpp"
 #include "store/results_codec.hpp"
 #include "suite/fingerprint.hpp"
 #include "suite/sampling.hpp"
@@ -373,7 +374,10 @@ std::optional<std::string> layout_caveat_of(const model::ScenarioResult& r) {
   if (!r.commands) return std::nullopt;
   const auto before = program_of(r, "before"), after = program_of(r, "after");
   if (before.empty() || after.empty()) return std::nullopt;
-  return gate::layout_caveat(before, after, r.comparisons);
+  // The spread `calibrate --layouts` measured on a machine of this CPU model, when there is one.
+  auto spread = store::read_layout_spread(after.filename().string());
+  if (spread && spread->cpu_model != measure::host_info().cpu_model) spread.reset();
+  return gate::layout_caveat(before, after, r.comparisons, spread);
 }
 
 }  // namespace
