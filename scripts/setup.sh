@@ -19,6 +19,7 @@ packages=(
   python3 python3-matplotlib python3-numpy python3-pytest python3-jsonschema  # reports, e2e tests
   wrk procps util-linux                       # load-generator reference; ps/pgrep; taskset
   valgrind                                    # --measure instructions (cachegrind counts Ir)
+  lld                                         # layout builds: lld shuffles the sections (docs/layout.md)
   dovecot-imapd                               # imap_select's reference server (private instances only)
   hyperfine zstd lz4 gzip                     # scripts/vs-hyperfine.sh and ab's end-to-end tests: real programs beside hyperfine
   chromium chromium-driver python3-selenium python3-pil  # the history site in a real browser, its screenshots (test_history_site.py)

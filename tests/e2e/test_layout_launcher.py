@@ -134,6 +134,28 @@ def test_the_compile_launcher_shifts_whole_functions_only():
     assert launched(CC, "gcc", "-O2", "-E", "x.c") == ["gcc", "-O2", "-E", "x.c"]
 
 
+def test_the_shuffle_method_gives_every_function_a_section_and_lld_the_seed(monkeypatch):
+    # PERFGATE_LAYOUT_METHOD=shuffle (what perfgate's own layout builds use with lld installed):
+    # compiles gain -ffunction-sections and no padding; links go to lld with a shuffle seed of
+    # 1 + a hash of ours (lld's 0 is random and -1 reversed, neither a layout), compile-and-link
+    # both; preprocessing stays as it is.
+    monkeypatch.setenv("PERFGATE_LAYOUT_METHOD", "shuffle")
+    # `echo` stands in for the compiler: what the launcher adds comes first, then the words given.
+    assert launched(CC, "gcc", "-O2", "-c", "x.c", "-o", "x.o") == [
+        "-ffunction-sections", "gcc", "-O2", "-c", "x.c", "-o", "x.o"]
+    link = launched(CC, "gcc", "a.o", "b.o", "-o", "prog")
+    assert link[0] == "-fuse-ld=lld" and link[2:] == ["gcc", "a.o", "b.o", "-o", "prog"]
+    seed = int(link[1].removeprefix("-Wl,--shuffle-sections=*="))
+    assert seed >= 1 and link[1] == launched(CC, "gcc", "a.o", "-o", "p")[1]
+    assert launched(CC, "gcc", "a.o", "-o", "p", seed="8")[1] != link[1]
+    both = launched(CC, "gcc", "-O2", "x.c", "-o", "prog")
+    assert both[:2] == ["-ffunction-sections", "-fuse-ld=lld"] and both[3:] == ["gcc", "-O2", "x.c", "-o", "prog"]
+    assert launched(CC, "gcc", "-E", "x.c") == ["gcc", "-E", "x.c"]
+    monkeypatch.setenv("PERFGATE_LAYOUT_METHOD", "bogus")
+    r = subprocess.run([str(CC), "echo", "x.c"], env=env_with("7"), capture_output=True, text=True)
+    assert r.returncode == 2 and "pad or shuffle" in r.stderr
+
+
 def test_the_link_launcher_moves_objects_only():
     argv = ["cc", "-O2", "crt1.o", "a.o", "-o", "out.o", "b.o", "-lm", "c.o", "/usr/lib/crti.o", "d.o"]
     orders = set()

@@ -3,11 +3,23 @@
 #include <cstdlib>
 
 #include "catalog/catalog.hpp"
+#include "common/errors.hpp"
+#include "common/program_path.hpp"
 
 namespace perfgate::layouts {
 
 std::filesystem::path layout_cc() {
   return catalog::executable_dir().parent_path() / "libexec" / "perfgate" / "perfgate-layout-cc";
+}
+
+std::string layout_method() {
+  if (const char* chosen = std::getenv("PERFGATE_LAYOUT_METHOD"); chosen && *chosen) return chosen;
+  try {
+    resolve_program("ld.lld");
+    return "shuffle";
+  } catch (const UsageError&) {
+    return "pad";  // no lld here: the launchers' padding works with any linker
+  }
 }
 
 std::vector<std::string> layout_build_argv(const std::string& build_command, int layout) {
@@ -17,6 +29,7 @@ std::vector<std::string> layout_build_argv(const std::string& build_command, int
   };
   return {"env",
           "PERFGATE_LAYOUT_SEED=" + std::to_string(layout),
+          "PERFGATE_LAYOUT_METHOD=" + layout_method(),
           "CC=" + compiler("CC", "cc"),
           "CXX=" + compiler("CXX", "c++"),
           "/bin/sh",
