@@ -55,9 +55,13 @@ int calibrate_layouts(const LayoutFlags& f, const std::string& metric, const std
   for (double m : spread.medians) std::cout << " " << format_quantity(m, spread.unit);
   std::cout << "\nthe layouts' own sd: " << format_quantity(100 * spread.layout_sd, "%")
             << " beyond the rounds' noise of " << format_quantity(100 * spread.noise_sd, "%") << " a run";
-  std::cout << "\na single-layout A/B (two prebuilt executables) can trust a change of "
-            << format_quantity(100 * spread.trusted_change, "%")
-            << " or more: two random layouts differ by less in 95% of pairs\n";
+  if (spread.layout_sd > 0)
+    std::cout << "\na single-layout A/B (two prebuilt executables) can trust a change of "
+              << format_quantity(100 * spread.trusted_change, "%")
+              << " or more: two random layouts differ by less in 95% of pairs\n";
+  else
+    std::cout << "\nthe layouts moved nothing beyond the rounds' noise here: a single-layout A/B is limited by its "
+                 "noise, not by layout (more --layout-rounds would resolve a smaller layout effect)\n";
   std::cout << "kept in " << store::layout_spread_file(spread.program).string()
             << ": ab's caveat on two executables named " << spread.program << " quotes it\n";
   const std::filesystem::path file =
