@@ -33,7 +33,7 @@ def test_a_ten_percent_slowdown_over_eight_layouts_of_five_percent_is_worse(perf
     r = ab(perfgate, tmp_path, "--layouts", 8, "--debug-samples", script(tmp_path, 110))
     assert r.returncode == 1, r.stdout + r.stderr
     assert "ab over 8 layouts (3 paired rounds each): cpu_ms" in r.stdout
-    assert ": worse (noise band ±2.0%)" in r.stdout
+    assert ": worse (noise band ±2.0%; detectable over these layouts: +" in r.stdout
     assert "layout alone moves BEFORE ±" in r.stdout
     doc = effect(tmp_path)
     assert doc["effect"]["verdict"] == "worse" and doc["effect"]["ci"][0] > 1.02

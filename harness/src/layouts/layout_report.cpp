@@ -42,7 +42,8 @@ void print_layouts(std::ostream& out, const LayoutRequest& r, const LayoutOutcom
   }
   const auto& e = *o.effect;
   out << "over layouts: " << gate::format_ratio(e.ratio, {e.ci.lo, e.ci.hi}) << " at " << level(e.confidence) << ": "
-      << name_of(e.decided.verdict) << " (noise band ±" << percent(o.band) << ")\n";
+      << name_of(e.decided.verdict) << " (noise band ±" << percent(o.band) << "; detectable over these layouts: +"
+      << percent(e.detectable) << ")\n";
   out << "layout alone moves BEFORE ±" << percent(e.spread_before) << ", AFTER ±" << percent(e.spread_after)
       << "; the layouts explain " << percent(e.layout_share) << " of the ratio's variance between layouts\n";
   if (e.pooled)
@@ -91,6 +92,7 @@ nlohmann::json layouts_json(const LayoutRequest& r, const LayoutOutcome& o) {
                    {"layout_share", e.layout_share},
                    {"more_layouts", e.more_layouts},
                    {"pooled", e.pooled},
+                   {"detectable", e.detectable},
                    {"degrees_of_freedom", e.df}};
     if (e.layout_p) j["effect"]["layout_p"] = *e.layout_p;
     if (e.layouts_to_decide) j["effect"]["layouts_to_decide"] = *e.layouts_to_decide;

@@ -152,6 +152,12 @@ LayoutEffect layout_effect(const std::vector<LayoutPair>& layouts, double band, 
   e.decided = decide_verdicts({e.tests}, alpha).front();
   e.confidence = e.decided.confidence;
   e.ci = layout_interval(e, e.confidence);
+  if (e.df >= 1) {
+    const boost::math::students_t t(e.df);
+    e.detectable = std::exp(std::log1p(band) +
+                            (boost::math::quantile(t, 1 - alpha / 2) + boost::math::quantile(t, 0.8)) * e.log_se) -
+                   1;
+  }
   if (e.decided.verdict == Verdict::CannotTell) {
     e.more_layouts = !e.pooled && e.layout_share >= 0.5;
     e.layouts_to_decide = layouts_needed(turned, sd, layouts.size(), band, alpha);

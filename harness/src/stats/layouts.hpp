@@ -54,6 +54,9 @@ struct LayoutEffect {
   // factor). Below, the K pair means decide alone, on K - 1.
   std::optional<double> layout_p;
   bool pooled = false;
+  // The smallest slowdown this design would have called worse with 80% power: the band plus
+  // (t at 1 - alpha/2 + t at 0.8) standard errors, the between-layout variance included (0.061 = 6.1%).
+  double detectable = 0;
 };
 
 // The effect's two-sided t interval at `confidence` (ratio scale).

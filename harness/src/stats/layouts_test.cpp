@@ -94,6 +94,9 @@ TEST(Layouts, LayoutsDominatingSayMoreLayoutsNotMoreRounds) {
   EXPECT_GT(*e.layouts_to_decide, 4);
   EXPECT_EQ(e.layouts, 4u);
   EXPECT_EQ(e.rounds, 12u);
+  // Detectable: the band plus the t quantiles' worth of the layouts' standard error, far above 2%.
+  EXPECT_NEAR(e.detectable, std::exp(std::log1p(0.02) + (3.182446305 + 0.978472312) * e.log_se) - 1, 1e-6);
+  EXPECT_GT(e.detectable, 0.05);
 }
 
 TEST(Layouts, SpreadIsHalfTheRangeOfASidesLayoutMedians) {
