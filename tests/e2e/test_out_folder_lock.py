@@ -35,6 +35,14 @@ def test_a_second_command_on_the_same_out_folder_is_refused(perfgate, tmp_path):
         assert second.stderr.startswith(f"perfgate: the out folder {out} is in use by pid {first.pid} ("), second.stderr
         bisect = perfgate("bisect", "--good", "HEAD~1", "--build", "true", "--out", out, "--", "true", cwd=tmp_path)
         assert bisect.returncode == 2 and f"the out folder {out} is in use" in bisect.stderr, bisect.stderr
+        # calibrate and parity write out folders too, and wait their turn the same way.
+        calibrate = perfgate("calibrate", "--budget", "1", "--out", out, cwd=tmp_path)
+        assert calibrate.returncode == 2 and f"the out folder {out} is in use" in calibrate.stderr, calibrate.stderr
+        requests = tmp_path / "requests.txt"
+        requests.write_text("/a\n")
+        parity = perfgate("parity", "http://127.0.0.1:1", "http://127.0.0.1:2", "--requests", requests,
+                          "--out", out, cwd=tmp_path)
+        assert parity.returncode == 2 and f"the out folder {out} is in use" in parity.stderr, parity.stderr
         # Elsewhere nothing stops it.
         apart = perfgate("ab", "true", "true", *FEW, "--out", tmp_path / "other", "--quiet", cwd=tmp_path)
         assert apart.returncode == 0, apart.stdout + apart.stderr

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <optional>
 
 #include "bisect/revisions.hpp"
 #include "cli/commands.hpp"
@@ -8,6 +9,7 @@
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "common/number_format.hpp"
+#include "common/out_folder_lock.hpp"
 #include "layouts/layout_calibration.hpp"
 #include "store/calibration_text.hpp"
 #include "suite/calibration.hpp"
@@ -116,6 +118,9 @@ void add_calibrate_command(CLI::App& app) {
   cmd->add_option("command", lf->command, "With --layouts: the command to time (after --; {rev_dir} is the build)")
       ->expected(-1);
   cmd->callback([o, out_dir, json_path, lf] {
+    // One command at a time per out folder, as run and ab hold it (common/out_folder_lock.hpp).
+    std::optional<OutFolderLock> folder;
+    if (json_path->empty() || lf->layouts > 0) folder.emplace(*out_dir, "perfgate calibrate");
     if (lf->layouts > 0) {
       set_exit_code(calibrate_layouts(*lf, o->metric, *out_dir, *json_path));
       return;

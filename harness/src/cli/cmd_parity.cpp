@@ -8,6 +8,7 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
+#include "common/out_folder_lock.hpp"
 #include "measure/host.hpp"
 #include "parity/parity_run.hpp"
 #include "plan/options.hpp"
@@ -104,6 +105,7 @@ void add_parity_command(CLI::App& app) {
       ->capture_default_str();
   cmd->callback([f] {
     resolve(*f);
+    const OutFolderLock folder(f->o.out, "perfgate parity");  // one command at a time per out folder
     run::reap_leftovers();
     auto r = parity::run_parity(f->o);
     const auto& ag = r.doc["agreement"];
