@@ -106,6 +106,19 @@ def test_names_commit_11_testing_at_most_six_commits_besides_good_and_bad(perfga
     assert sum(s["alpha"] for s in b["steps"]) < 0.05
 
 
+def test_hyperfines_default_shell_is_bin_sh(perfgate, tmp_path):
+    # -S default runs each step's command with /bin/sh -c, as hyperfine's default shell does
+    # (it once ran a program named "default"); the pipe needs a shell.
+    repo = tmp_path / "repo"
+    shas = make_repo(repo)
+    r = perfgate("bisect", "--repo", repo, "--good", shas[0], "--bad", shas[-1], "--build", "make",
+                 "--cache", tmp_path / "cache", "--json", tmp_path / "bisect.json", "--seed", "3",
+                 "--metric", "cpu_ms", "--debug-samples", script(tmp_path), "-S", "default", "--",
+                 "./prog", "|", "cat", timeout=1200)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert result(tmp_path)["first_slower"] == shas[10], r.stdout
+
+
 def test_every_commit_equal_says_there_is_no_slower_commit(perfgate, tmp_path):
     repo = tmp_path / "repo"
     shas = make_repo(repo)

@@ -8,6 +8,7 @@
 #include "bisect/worktrees.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/shell_words.hpp"
 
 namespace perfgate::bisect {
 
@@ -19,7 +20,7 @@ json identity_of(const BisectOptions& o) {
   json script = nullptr;
   if (o.step.script) script = read_file(*o.step.script);
   return {{"command", o.step.command},
-          {"shell", o.step.shell},
+          {"shell", join_command(o.step.shell.argv())},
           {"scenario", o.step.scenario},
           {"catalog", o.step.catalog},
           {"build", o.build},

@@ -45,13 +45,7 @@ StepRunner::StepRunner(StepSetup setup, const Worktrees& trees, const Commit& go
 std::vector<std::string> StepRunner::words_for(const std::filesystem::path& tree) const {
   std::vector<std::string> words;
   for (const auto& w : setup_.command) words.push_back(replaced(w, tree.string()));
-  if (setup_.shell.empty()) return words;
-  std::string line;
-  for (const auto& w : words) line += (line.empty() ? "" : " ") + w;
-  auto argv = run::split_command(setup_.shell);
-  argv.push_back("-c");
-  argv.push_back(line);
-  return argv;
+  return setup_.shell.command(words);
 }
 
 std::filesystem::path StepRunner::script_for(const Commit& tested, int batch) const {
@@ -155,7 +149,7 @@ std::optional<std::string> StepRunner::output_of(const Commit& c, const std::fil
     return d.is_array() ? d.at(0).get<std::string>() : d.get<std::string>();
   }
   auto words = words_for(tree);
-  if (setup_.shell.empty() && words.at(0).find('/') != std::string::npos &&
+  if (setup_.shell.none() && words.at(0).find('/') != std::string::npos &&
       !std::filesystem::path(words[0]).is_absolute())
     words[0] = (tree / words[0]).string();
   return process::capture_stdout(words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(600))),

@@ -14,6 +14,7 @@
 #include "bisect/search.hpp"
 #include "bisect/worktrees.hpp"
 #include "plan/options.hpp"
+#include "plan/shell.hpp"
 #include "suite/run_sink.hpp"
 
 namespace perfgate::bisect {
@@ -23,7 +24,7 @@ struct StepSetup {
   // a scenario of the catalog each worktree builds (`catalog`: relative to the worktree; empty:
   // where a perfgate build puts it).
   std::vector<std::string> command;
-  std::string shell;  // --shell: the shell's command line (empty: the words run as they are)
+  plan::Shell shell;  // --shell, resolved (none: the words run as they are)
   std::string scenario, catalog;
   std::string metric = "auto";  // resolved by the first step that measures, then kept
   double band = 0.02;

@@ -17,6 +17,7 @@
 #include "layouts/layout_ab.hpp"
 #include "layouts/layout_report.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/shell.hpp"
 #include "run/child.hpp"
 #include "run/gbench_sample.hpp"
 #include "run/output_mask.hpp"
@@ -35,31 +36,6 @@ struct AbFlags {
   // --rev-before/--rev-after: two revisions of --repo, each built with --build in its worktree.
   std::string rev_before, rev_after, build, repo = ".", cache;
 };
-
-// The command as argv: split into words as a shell would, or run by the shell (`sh -c`, or
-// hyperfine's --shell=SHELL, which may carry arguments: "bash --norc").
-std::vector<std::string> words(const AbFlags& f, const std::string& command) {
-  if (f.shell.empty() || f.shell == "none") {
-    // {layout} and {rev_dir} are perfgate's placeholders, not a shell's braces: kept through the
-    // splitting, which refuses an unquoted brace.
-    std::string line = command;
-    auto swap = [](std::string& text, const std::string& from, const std::string& to) {
-      for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
-    };
-    // Held as \x1fNAME\x1f: no brace left for the splitter to refuse.
-    auto held = [](const std::string& token) { return "\x1f" + token.substr(1, token.size() - 2) + "\x1f"; };
-    for (const std::string token : {"{layout}", "{rev_dir}"}) swap(line, token, held(token));
-    auto argv = run::split_command(line);
-    for (auto& w : argv)
-      for (const std::string token : {"{layout}", "{rev_dir}"}) swap(w, held(token), token);
-    return argv;
-  }
-  std::vector<std::string> argv = run::split_command(f.shell == "default" ? "/bin/sh" : f.shell);
-  argv.push_back("-c");
-  argv.push_back(command);
-  return argv;
-}
 
 // `ab --layouts K`: the pair's layouts one by one, the verdict over them, OUT/layouts.json.
 int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::RunOptions& o,
@@ -167,7 +143,8 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::build_cache(cmd, f->cache);
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
-    if (f->no_shell && !f->shell.empty() && f->shell != "none") throw UsageError("-N and --shell: choose one");
+    const auto shell = plan::Shell::from_flag(f->shell);
+    if (f->no_shell && !shell.none()) throw UsageError("-N and --shell: choose one");
     if (f->allocs && std::find(o->measures.begin(), o->measures.end(), "allocs") == o->measures.end())
       o->measures.push_back("allocs");
     o->argv = argv;
@@ -182,15 +159,14 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
     } else if (!f->rev_after.empty() || !f->build.empty()) {
       throw UsageError("--rev-after and --build compare two revisions: give --rev-before REV too");
     }
-    auto pairs =
-        plan::hyperfine_pairs(*hf, f->before, f->after, f->name, [&](const std::string& c) { return words(*f, c); });
-    const bool shell = !f->shell.empty() && f->shell != "none";
+    auto pairs = plan::hyperfine_pairs(*hf, f->before, f->after, f->name,
+                                       [&](const std::string& c) { return shell.command(c); });
     if (revisions) {
       if (pairs.size() != 1) throw UsageError("--rev-before compares one command in two revisions, not several");
       use_revisions(*f, pairs.front());
     }
     for (const auto& p : pairs)
-      if (!revisions) run::refuse_gbench_binaries(p.before_argv, p.after_argv, shell, plan::ab_workdir(*o));
+      if (!revisions) run::refuse_gbench_binaries(p.before_argv, p.after_argv, !shell.none(), plan::ab_workdir(*o));
     if (f->layouts > 0) {
       if (pairs.size() != 1)
         throw UsageError("--layouts compares one pair: give --before and --after (or two commands), not " +

@@ -15,6 +15,7 @@
 #include "common/interrupt.hpp"
 #include "common/out_folder_lock.hpp"
 #include "common/shell_words.hpp"
+#include "plan/shell.hpp"
 
 namespace perfgate::cli {
 
@@ -40,7 +41,8 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::build_command(cmd, o->build);
   flags::scenario(cmd, o->step.scenario);
   flags::catalog(cmd, o->step.catalog);
-  flags::shell(cmd, o->step.shell);
+  auto shell = std::make_shared<std::string>();
+  flags::shell(cmd, *shell);
   flags::gated_metric(cmd, o->step.metric);
   flags::noise(cmd, o->step.band);
   flags::alpha(cmd, o->alpha);
@@ -76,7 +78,7 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
       throw UsageError("bisect needs a command after -- (e.g. -- ./prog), or --scenario NAME: one of them");
     if (o->step.layouts > 0 && !o->step.scenario.empty())
       throw UsageError("--layouts times a command in each layout's worktree; it does not take --scenario yet");
-    if (o->step.shell == "none") o->step.shell.clear();
+    o->step.shell = plan::Shell::from_flag(*shell);
     o->step.argv = argv;
     if (!script->empty()) o->step.script = std::filesystem::absolute(*script);
     std::optional<OutFolderLock> folder;

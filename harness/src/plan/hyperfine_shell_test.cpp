@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "common/errors.hpp"
+#include "plan/shell.hpp"
 
 namespace perfgate::plan {
 
@@ -33,6 +34,20 @@ TEST(HyperfineShell, OnlyAbAndBisectBeforeTheirCommand) {
   EXPECT_EQ(with_hyperfine_shell({"perfgate", "bisect", "-N", "--", "prog", "-S", "bash"}),
             (V{"perfgate", "bisect", "--shell=none", "--", "prog", "-S", "bash"}));
   EXPECT_THROW(with_hyperfine_shell({"perfgate", "ab", "a", "b", "-S"}), UsageError);
+}
+
+TEST(Shell, ResolvedOnceAndOneArgvForEveryCommand) {
+  EXPECT_TRUE(Shell::from_flag("").none());
+  EXPECT_TRUE(Shell::from_flag("none").none());
+  // hyperfine's "default" is /bin/sh, for ab and bisect alike (bisect once ran `default -c ...`).
+  EXPECT_EQ(Shell::from_flag("default").argv(), V{"/bin/sh"});
+  EXPECT_EQ(Shell::from_flag("bash --norc").command("a | b"), (V{"bash", "--norc", "-c", "a | b"}));
+  EXPECT_EQ(Shell::from_flag("default").command(V{"./prog", "{rev_dir}/in"}),
+            (V{"/bin/sh", "-c", "./prog {rev_dir}/in"}));
+  const Shell none = Shell::from_flag("");
+  EXPECT_EQ(none.command("./build-{layout}/prog 'a b' {rev_dir}"), (V{"./build-{layout}/prog", "a b", "{rev_dir}"}));
+  EXPECT_EQ(none.command(V{"./prog", "x y"}), (V{"./prog", "x y"}));
+  EXPECT_THROW(none.command("a | b"), UsageError);  // a shell's syntax needs a shell
 }
 
 }  // namespace perfgate::plan

@@ -8,7 +8,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <wordexp.h>
 
 #include <cstring>
 #include <iostream>
@@ -24,23 +23,6 @@
 #include "process/spawn.hpp"
 
 namespace perfgate::run {
-
-std::vector<std::string> split_command(const std::string& command) {
-  wordexp_t we{};
-  int rc = wordexp(command.c_str(), &we, WRDE_NOCMD);
-  if (rc != 0) {
-    if (rc == 0 || rc == WRDE_NOSPACE) wordfree(&we);
-    const char* why = rc == WRDE_BADCHAR  ? "an unquoted | & ; < > ( ) { } or newline (use --shell)"
-                      : rc == WRDE_CMDSUB ? "a command substitution (use --shell)"
-                      : rc == WRDE_SYNTAX ? "unbalanced quotes"
-                                          : "an expansion error";
-    throw UsageError("cannot split the command '" + command + "': it has " + why);
-  }
-  std::vector<std::string> words(we.we_wordv, we.we_wordv + we.we_wordc);
-  wordfree(&we);
-  if (words.empty()) throw UsageError("empty command");
-  return words;
-}
 
 namespace {
 

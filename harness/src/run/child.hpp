@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/program_path.hpp"
+#include "common/shell_words.hpp"
 #include "measure/cgroup.hpp"
 #include "measure/proc_io.hpp"
 #include "process/reap.hpp"
@@ -84,9 +85,8 @@ class ServiceProcess {
 // a process does this by itself; commands call it first thing to reap before anything else.
 process::Reaped reap_leftovers();
 
-// Split a command line into words as a POSIX shell would (quotes, backslashes, $VAR), without
-// running a shell and refusing command substitution.
-std::vector<std::string> split_command(const std::string& command);
+// Split a command line into words: common/shell_words.hpp.
+using perfgate::split_command;
 
 // Resolve argv[0] against PATH when it has no slash: common/program_path.hpp.
 using perfgate::resolve_program;
