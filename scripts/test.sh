@@ -6,4 +6,4 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 ctest --test-dir "$root/build" --output-on-failure -j2 --timeout 900
 cd "$root"
-/usr/bin/python3 -m pytest -q
+/usr/bin/python3 -m pytest -q --durations=30

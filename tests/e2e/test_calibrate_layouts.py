@@ -42,9 +42,13 @@ def test_calibrate_measures_keeps_and_the_caveat_quotes_the_spread(perfgate, tmp
                  timeout=900)
     assert r.returncode == 0, r.stdout + r.stderr
     assert "layout alone moves hot ±" in r.stdout
-    assert "a single-layout A/B (two prebuilt executables) can trust a change of" in r.stdout
     kept = tmp_path / "xdg" / "perfgate" / "layout-spread" / "hot.json"
     spread = json.loads(kept.read_text())
+    # Whether layouts moved this program beyond the rounds' noise is this machine's; the line printed follows it.
+    if spread["layout_sd"] > 0:
+        assert "a single-layout A/B (two prebuilt executables) can trust a change of" in r.stdout
+    else:
+        assert "the layouts moved nothing beyond the rounds' noise here" in r.stdout
     assert spread["layouts"] == 4 and len(spread["medians"]) == 4 and spread["metric"] == "cpu_ms"
     assert 0 <= spread["spread"] < 0.5 and spread["trusted_change"] >= 0
     assert json.loads((tmp_path / "perfgate-out" / "calibration-layouts.json").read_text())["layout_spread"] == spread
