@@ -19,10 +19,10 @@ def _verdict(sc: ScenarioView) -> str:
     failed = sc.failed_gates
     if failed:
         return "❌ " + ", ".join(g["kind"] for g in failed) + " failed"
-    if any(g.get("cannot_tell") for g in sc.gates):
-        return "⚠️ cannot tell: " + ", ".join(sorted({g["kind"] for g in sc.gates if g.get("cannot_tell")}))
-    if any(g["passed"] is None for g in sc.gates):
-        return "➖ " + ", ".join(sorted({g["kind"] for g in sc.gates if g["passed"] is None})) + " not decided"
+    if open_ := sc.gates_with("cannot tell"):
+        return "⚠️ cannot tell: " + ", ".join(sorted({g["kind"] for g in open_}))
+    if undecided := sc.gates_with("undecided"):
+        return "➖ " + ", ".join(sorted({g["kind"] for g in undecided})) + " not decided"
     return "✅ pass"
 
 

@@ -175,9 +175,9 @@ def verdict_text(sc: ScenarioView) -> str:
     if failed:
         parts.append("**FAILED** " + ", ".join(f"{g['kind']} `{g['name']}`" for g in failed))
     elif gates:
-        unknown = [g for g in gates if g["passed"] is None and not g.get("cannot_tell")]
-        open_ = [g for g in gates if g.get("cannot_tell")]
-        passed = len(gates) - len(unknown) - len(open_)
+        unknown = sc.gates_with("undecided")
+        open_ = sc.gates_with("cannot tell")
+        passed = len(sc.gates_with("passed"))
         text = f"{passed}/{len(gates)} gates passed"
         if open_:
             text += f", **{len(open_)} cannot tell**"

@@ -18,6 +18,14 @@ from .figures import Anchor, Exclusion, Fallback, KeyFigure
 from .metrics import HARNESS_ORDER, RUSAGE_NATIVE, MetricInfo
 
 
+def _outcome_of_an_older_gate(g: dict) -> str:
+    """Files written before gates had an `outcome` said it as `passed` (true, false, null) and
+    `cannot_tell`: the outcome they meant, which is all the report reads."""
+    passed = g.get("passed")
+    return ("cannot tell" if g.get("cannot_tell") else "undecided" if passed is None
+            else "passed" if passed else "failed")
+
+
 class ScenarioView:
     def __init__(self, raw: dict, index: int, run: RunView):
         self.raw = raw
@@ -30,6 +38,8 @@ class ScenarioView:
         self.variants: list[str] = [v["name"] for v in raw["variants"]]
         self.variant_info: dict[str, dict] = {v["name"]: v for v in raw["variants"]}
         self.error: dict | None = raw.get("error")
+        for g in raw.get("gates", []):
+            g.setdefault("outcome", _outcome_of_an_older_gate(g))
         self._values: dict[tuple[str, str], list[float]] = {}
         self._warmup: dict[tuple[str, str], list[float]] = {}
         self._rounds: dict[tuple[str, str], list[int]] = {}
@@ -190,9 +200,13 @@ class ScenarioView:
     def gates(self) -> list[dict]:
         return self.raw["gates"]
 
+    def gates_with(self, outcome: str) -> list[dict]:
+        """The gates whose outcome is `outcome`: passed, failed, cannot tell, undecided."""
+        return [g for g in self.gates if g["outcome"] == outcome]
+
     @property
     def failed_gates(self) -> list[dict]:
-        return [g for g in self.gates if g["passed"] is False]
+        return self.gates_with("failed")
 
     @property
     def stop(self) -> dict:

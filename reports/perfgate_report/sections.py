@@ -221,13 +221,16 @@ def _steal(sc: ScenarioView) -> list[str]:
     return ["**Steal.**", ""] + lines + [""]
 
 
+_OUTCOME_WORDS = {"passed": "passed", "failed": "**FAILED**", "cannot tell": "**cannot tell**",
+                  "undecided": "not evaluated"}
+
+
 def _gates(sc: ScenarioView) -> list[str]:
     if not sc.gates:
         return ["### Gates", "", "No gate was evaluated.", ""]
     lines = ["### Gates", "", "| kind | gate | outcome | detail |", "|---|---|---|---|"]
     for g in sc.gates:
-        outcome = ("**cannot tell**" if g.get("cannot_tell") else "passed" if g["passed"] is True
-                   else "**FAILED**" if g["passed"] is False else "not evaluated")
+        outcome = _OUTCOME_WORDS[g["outcome"]]
         lines.append(f"| {g['kind']} | {fmt.cell(g['name'])} | {outcome} | {fmt.cell(g['detail'])} |")
     return lines + [""]
 

@@ -23,7 +23,7 @@ def test_aa_pair_passes_under_no_regress(perfgate, tmp_path, validate):
     assert doc["outcome"]["status"] == "passed"
     assert s["policy"] == "no-regress"
     policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
-    assert policy["passed"] is True
+    assert policy["outcome"] == "passed"
     assert len([x for x in s["samples"] if not x["warmup"]]) >= 2 * 8
 
 
@@ -58,7 +58,7 @@ def test_outputs_differ_exits_3_and_names_the_line(perfgate, burn, tmp_path, val
     assert "'alpha'" in r.stderr and "'beta'" in r.stderr
     doc = validate(tmp_path / "results.json")
     eq = [g for g in doc["scenarios"][0]["gates"] if g["kind"] == "equivalence"][0]
-    assert eq["passed"] is False
+    assert eq["outcome"] == "failed"
 
 
 def test_after_that_crashes_exits_4_with_its_stderr(perfgate, burn, tmp_path, validate):

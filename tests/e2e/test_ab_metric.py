@@ -67,7 +67,7 @@ def test_a_cpu_bound_pair_twice_the_cpu_exits_1_on_cpu_time(perfgate, tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     assert s["metric_choice"]["metric"] == "cpu_ms" and "CPU-bound" in s["metric_choice"]["why"]
     assert gated(s)["metric"] == "cpu_ms" and gated(s)["verdict"] == "worse"
-    assert not gate(s, "policy")["passed"] and "policy gate failed" in r.stderr
+    assert gate(s, "policy")["outcome"] == "failed" and "policy gate failed" in r.stderr
 
 
 def test_sleep_bound_pair_gates_wall_time(perfgate, tmp_path, validate):
@@ -103,7 +103,7 @@ def test_half_the_cpu_then_a_long_wait_exits_1_on_wall_time_by_default(perfgate,
                        {"cpu_ms": ms(20), "wall_ms": ms(270)})
     assert r.returncode == 1, r.stdout + r.stderr
     assert s["metric_choice"]["metric"] == "wall_ms"  # AFTER waits: the choice looks at both sides
-    assert gated(s)["verdict"] == "worse" and not gate(s, "policy")["passed"]
+    assert gated(s)["verdict"] == "worse" and gate(s, "policy")["outcome"] == "failed"
 
 
 def test_wall_guard_fails_a_cpu_gate_passed_by_waiting(perfgate, tmp_path):
@@ -111,9 +111,9 @@ def test_wall_guard_fails_a_cpu_gate_passed_by_waiting(perfgate, tmp_path):
                        {"cpu_ms": ms(20), "wall_ms": ms(270)}, "--metric", "cpu_ms")
     assert r.returncode == 1, r.stdout + r.stderr
     assert "metric_choice" not in s  # --metric overrides the choice
-    assert gate(s, "policy")["passed"] is True  # less CPU: the CPU gate alone would pass it
+    assert gate(s, "policy")["outcome"] == "passed"  # less CPU: the CPU gate alone would pass it
     guard = gate(s, "guard")
-    assert guard["passed"] is False and "wall_ms" in guard["name"]
+    assert guard["outcome"] == "failed" and "wall_ms" in guard["name"]
     assert "guard gate failed" in r.stderr
 
 
@@ -122,7 +122,7 @@ def test_wall_guard_passes_an_identical_pair(perfgate, tmp_path):
                        "--metric", "cpu_ms")
     assert r.returncode == 0, r.stdout + r.stderr
     guard = gate(s, "guard")
-    assert guard["passed"] is True, guard
+    assert guard["outcome"] == "passed", guard
     assert guard["band"] >= 0.10
 
 
@@ -192,7 +192,7 @@ def test_wall_guard_fails_a_small_trade_the_cpu_gate_decides_early(perfgate, tmp
                        {"cpu_ms": ms(32), "wall_ms": ms(53.3, WALL_NOISE)}, "--metric", "cpu_ms")
     assert r.returncode == 1, r.stdout + r.stderr
     assert gated(s)["verdict"] == "better"
-    assert gate(s, "policy")["passed"] is True  # 80% of the CPU: the CPU gate alone passes it
-    assert gate(s, "guard")["passed"] is False, gate(s, "guard")
+    assert gate(s, "policy")["outcome"] == "passed"  # 80% of the CPU: the CPU gate alone passes it
+    assert gate(s, "guard")["outcome"] == "failed", gate(s, "guard")
     # Not stopped at the first look, where the CPU gate was decided: at a later one, the guard's.
     assert s["stop"] == {"looks": [8, 9, 10, 12, 14], "reason": "clear at look 5 (round 14)", "rounds": 14}, s["stop"]

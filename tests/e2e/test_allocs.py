@@ -77,7 +77,7 @@ def test_ab_allocs_fails_an_after_that_allocates_more(perfgate, tmp_path):
     assert r.returncode == 1, r.stdout + r.stderr
     doc = json.loads((tmp_path / "r.json").read_text())
     assert doc["scenarios"][0]["primary_metric"] == "allocs"  # --allocs gates the count it asks for
-    assert not gate(doc, "policy")["passed"] and gate(doc, "policy")["metric"] == "allocs"
+    assert gate(doc, "policy")["outcome"] == "failed" and gate(doc, "policy")["metric"] == "allocs"
     after = {s["metrics"]["allocs"]["value"] for s in measured(doc) if s["variant"] == "after"}
     assert after == {1100}
 
@@ -108,7 +108,7 @@ def test_manifest_opt_in_counts_only_the_windowed_process(perfgate, tmp_path, va
     for s in measured(doc):
         by_variant.setdefault(s["variant"], set()).add(s["metrics"]["allocs"]["value"])
     assert by_variant == {"before": {500}, "after": {250}}
-    assert gate(doc, "policy")["passed"]
+    assert gate(doc, "policy")["outcome"] == "passed"
 
 
 def test_a_bad_measure_field_is_a_usage_error_naming_file_and_field(perfgate, tmp_path):

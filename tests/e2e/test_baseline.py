@@ -59,7 +59,7 @@ def test_first_run_has_no_comparable_baseline_and_that_is_not_a_pass(runs, valid
     doc = validate(runs["tmp"] / "r1.json")
     for s in doc["scenarios"]:
         g = [g for g in s["gates"] if g["kind"] == "baseline"]
-        assert len(g) == 1 and g[0]["passed"] is None, s["gates"]
+        assert len(g) == 1 and g[0]["outcome"] == "undecided", s["gates"]
         assert "no comparable baseline" in g[0]["detail"]
         assert s["baseline"][0]["status"] == "no comparable baseline"
     assert "no comparable baseline" in r.stdout
@@ -85,9 +85,9 @@ def test_after_made_slower_fails_against_the_baseline_naming_the_ratio(runs, val
     doc = validate(runs["tmp"] / "r2.json")
     for s in doc["scenarios"]:
         policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
-        assert policy["passed"] is True, policy  # still better than BEFORE: only the baseline catches it
+        assert policy["outcome"] == "passed", policy  # still better than BEFORE: only the baseline catches it
         g = [g for g in s["gates"] if g["kind"] == "baseline"][0]
-        assert g["passed"] is False, g
+        assert g["outcome"] == "failed", g
         assert "ratio moved" in g["detail"] and "work" in g["detail"]
         change = s["baseline"][0]["ratio_change"]
         # 0.8x of BEFORE's work against 0.5x.
@@ -313,9 +313,9 @@ def test_keyset_listing_after_that_lost_its_improvement_fails_the_committed_base
     assert r.returncode == 1, r.stdout + r.stderr
     s = json.loads(out.read_text())["scenarios"][0]
     by_kind = {g["kind"]: g for g in s["gates"]}
-    assert by_kind["equivalence"]["passed"] is True
-    assert by_kind["policy"]["passed"] is True, by_kind["policy"]  # ratio ~1, inside the band
-    assert by_kind["baseline"]["passed"] is False, by_kind["baseline"]
+    assert by_kind["equivalence"]["outcome"] == "passed"
+    assert by_kind["policy"]["outcome"] == "passed", by_kind["policy"]  # ratio ~1, inside the band
+    assert by_kind["baseline"]["outcome"] == "failed", by_kind["baseline"]
     assert "baseline gate failed" in r.stderr and "ms_per_page_p50" in r.stderr
 
     foreign = json.loads((ROOT / "baseline.json").read_text())

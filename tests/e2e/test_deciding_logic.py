@@ -132,8 +132,8 @@ def test_an_after_10_percent_slower_exits_1_worse_at_the_first_look(perfgate, tm
     assert c["p_wilcoxon"] == 2 / 2 ** 8 and c["p_wilcoxon_adjusted"] == 2 / 2 ** 8
     assert c["wilcoxon_method"] == "exact" and c["ci"][0] > 1 + NOISE
     # The wall guard: AFTER's wall is 1.05x, inside its band of at least 10%, so only the policy fails.
-    gates = {g["kind"]: g["passed"] for g in s["gates"]}
-    assert gates == {"equivalence": True, "policy": False, "guard": True}
+    gates = {g["kind"]: g["outcome"] for g in s["gates"]}
+    assert gates == {"equivalence": "passed", "policy": "failed", "guard": "passed"}
     assert (doc["outcome"]["exit_code"], doc["outcome"]["status"]) == (1, "failed")
     assert "ab: policy gate failed: after/before cpu_ms 1.1x" in r.stderr
     assert table_row(r.stdout, "ab", "no-regress")[-2:] == ["worse", "FAIL"]
@@ -200,7 +200,7 @@ def test_holm_leaves_two_borderline_comparisons_undecided(perfgate, tmp_path):
         assert (c["p_wilcoxon"], c["p_wilcoxon_adjusted"]) == (2 / 2 ** 6, 2 * 2 / 2 ** 6)
         assert c["verdict"] == "cannot tell" and c["ci"][0] > 1 + NOISE
         policy = [g for g in s["gates"] if g["kind"] == "policy"][0]
-        assert policy.get("passed") is None and policy["cannot_tell"] is True, policy
+        assert policy["outcome"] == "cannot tell" and "passed" not in policy, policy
 
 
 def test_an_after_with_another_digest_exits_3(perfgate, tmp_path):
@@ -210,7 +210,7 @@ def test_an_after_with_another_digest_exits_3(perfgate, tmp_path):
     # Measured round 5 (round 6, after one warm-up) is the first whose AFTER reports "other".
     assert s["stop"] == {"looks": [], "reason": "equivalence failed", "rounds": 4}
     assert s["error"]["exit_code"] == 3 and "after (round 6) digest other differs from" in s["error"]["message"]
-    assert [(g["kind"], g["passed"]) for g in s["gates"]] == [("equivalence", False)]  # no performance verdict
+    assert [(g["kind"], g["outcome"]) for g in s["gates"]] == [("equivalence", "failed")]  # no performance verdict
     assert table_row(r.stdout, "ab", "same work")[-3:] == ["different", "output", "FAIL"]
 
 
@@ -283,13 +283,13 @@ def test_a_run_that_has_failed_stops_taking_rounds(perfgate, tmp_path):
     assert s["stop"]["rounds"] == 8
     assert s["stop"]["reason"] == "failed at look 1 (round 8): a gate had decided against AFTER"
     gates = {g["kind"]: g for g in s["gates"]}
-    assert gates["guard"]["passed"] is False
-    assert gates["policy"]["cannot_tell"] is True
+    assert gates["guard"]["outcome"] == "failed"
+    assert gates["policy"]["outcome"] == "cannot tell"
     assert gates["policy"]["detail"].endswith(
         "stopped early at round 8: a gate had decided against AFTER (--decide-all decides every comparison)")
     r, doc = ab(perfgate, tmp_path, "wall_trade.json", "--metric", "cpu_ms", "--decide-all")
     assert r.returncode == 1, r.stdout + r.stderr
     s = doc["scenarios"][0]
     assert s["stop"]["rounds"] > 8 and s["stop"]["reason"].startswith("clear at look"), s["stop"]
-    assert {g["kind"]: g for g in s["gates"]}["policy"]["passed"] is True
+    assert {g["kind"]: g for g in s["gates"]}["policy"]["outcome"] == "passed"
     assert doc["run"]["options"]["decide_all"] is True

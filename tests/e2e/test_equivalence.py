@@ -55,7 +55,7 @@ def test_an_honest_after_passes_the_equivalence_gate(perfgate, catalog, tmp_path
     r, s = run_lie(perfgate, catalog, tmp_path, "liar_batch")
     assert r.returncode == 0, r.stderr  # gated on the fsync count, the same on both sides
     gate = next(g for g in s["gates"] if g["kind"] == "equivalence")
-    assert gate["passed"], gate
+    assert gate["outcome"] == "passed", gate
 
 
 def test_a_service_whose_hits_answer_empty_bodies_exits_3_naming_path_request_and_byte(perfgate, catalog, tmp_path):
@@ -65,7 +65,7 @@ def test_a_service_whose_hits_answer_empty_bodies_exits_3_naming_path_request_an
     assert "GET /item/" in msg and "after (round 1, " in msg and "request #" in msg, msg
     assert "0-byte body" in msg and "first differing byte at offset 0" in msg, msg
     gate = next(g for g in s["gates"] if g["kind"] == "equivalence")
-    assert not gate["passed"] and gate["detail"] == msg
+    assert gate["outcome"] == "failed" and gate["detail"] == msg
 
 
 def test_a_service_answering_500_now_and_then_exits_3(perfgate, catalog, tmp_path):
@@ -86,7 +86,7 @@ def test_an_honest_service_passes_and_the_gate_says_what_it_checked(perfgate, ca
     # has no wall_ms to guard, so no timing decides this run.
     assert r.returncode == 0, r.stderr
     gate = next(g for g in s["gates"] if g["kind"] == "equivalence")
-    assert gate["passed"], gate
+    assert gate["outcome"] == "passed", gate
     assert "answers of 40 paths checked" in gate["detail"], gate["detail"]
     assert "2 variants" in gate["detail"], gate["detail"]
     # A service window is no single process: its steal is read over the window, on the server's

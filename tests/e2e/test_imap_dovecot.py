@@ -122,7 +122,7 @@ def test_dovecot_agrees_with_both_proxies_and_is_timed(perfgate, tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     sc = json.loads((tmp_path / "results.json").read_text())["scenarios"][0]
     gate = next(g for g in sc["gates"] if g["name"] == "same agree answers")
-    assert gate["passed"], gate
+    assert gate["outcome"] == "passed", gate
     views = {v: sc["extra"][v]["phases"]["agree"]["semantic"] for v in ("before", "after", "dovecot")}
     assert views["dovecot"] == views["before"] == views["after"], views
     assert "EXISTS=600 " in views["dovecot"]

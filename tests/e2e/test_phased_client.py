@@ -85,7 +85,7 @@ def test_every_phase_is_run_and_prefixed(honest_run):
         for m in ("server_cpu_ms", "server_rss_mean_mib", "server_rss_peak_mib"):
             assert len(measured(doc, f"{phase}_{m}")) == 4, (phase, m)
     gates = {g["name"]: g for g in s["gates"]}
-    assert gates["same agree answers"]["passed"], gates
+    assert gates["same agree answers"]["outcome"] == "passed", gates
 
 
 def test_every_sample_carries_what_its_cpus_lost_to_steal(honest_run):

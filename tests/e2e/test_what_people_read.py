@@ -71,7 +71,7 @@ def test_a_failed_claim_on_the_primary_metric_prints_fail_beside_a_passing_polic
     claim = row(r.stdout, "claim_missed", "claim 3x")
     assert claim[3:5] == ["cpu_ms", "*"] and claim[-2:] == ["missed", "FAIL"], claim
     [gate] = [g for g in doc["scenarios"][0]["gates"] if g["kind"] == "claim"]
-    assert (gate["metric"], gate["factor"], gate["passed"]) == ("cpu_ms", 3, False)
+    assert (gate["metric"], gate["factor"], gate["outcome"]) == ("cpu_ms", 3, "failed")
     assert ET.parse(tmp_path / "junit.xml").getroot().get("failures") == "1"
 
 
@@ -106,7 +106,7 @@ def test_a_failed_agreement_pass_prints_fail_and_is_said_once(perfgate, tmp_path
     assert row(r.stdout, "media_parity", "agreement pass")[-3:] == ["different", "answers", "FAIL"]
     assert len(rows(r.stdout, "media_parity")) == 1, r.stdout  # the rounds never ran: nothing else passed
     gates = json.loads(out.read_text())["scenarios"][0]["gates"]
-    assert [(g["kind"], g["name"], g["passed"]) for g in gates] == [("equivalence", "agreement pass", False)]
+    assert [(g["kind"], g["name"], g["outcome"]) for g in gates] == [("equivalence", "agreement pass", "failed")]
     assert len([line for line in r.stdout.splitlines() if line.startswith("::error")]) == 1
     junit = ET.parse(tmp_path / "junit.xml").getroot()
     assert (junit.get("failures"), junit.get("errors")) == ("1", "0")

@@ -140,7 +140,7 @@ void add_baseline_command(CLI::App& app) {
     int code = kExitOk;
     for (const auto& c : checks) {
       const model::GateResult g = gate::baseline_gate(c);
-      const std::string mark = !g.passed ? "n/a " : *g.passed ? "PASS" : "FAIL";
+      const std::string mark = g.passed() ? "PASS" : g.failed() ? "FAIL" : "n/a ";
       std::cout << mark << "  " << c.now.key() << ": " << g.detail << "\n";
       if (g.failed()) code = kExitPerformance;
     }

@@ -23,9 +23,9 @@ double z_of(double confidence) {
 bool usable(double v) { return std::isfinite(v) && v > 0; }
 
 std::string describe(const ShiftTest& t) {
-  if (t.rule == "exact") return format_change(t.change) + ": " + t.verdict;
+  if (t.rule == "exact") return format_change(t.change) + ": " + std::string(name_of(t.verdict));
   return format_change(t.change) + " [" + format_change(t.ci[0]) + ", " + format_change(t.ci[1]) + "], p " +
-         format_p_value(t.p) + " (Holm " + format_p_value(t.p_adjusted) + "): " + t.verdict;
+         format_p_value(t.p) + " (Holm " + format_p_value(t.p_adjusted) + "): " + std::string(name_of(t.verdict));
 }
 
 // Toward the bad side: +x is worse whichever way the metric points.
@@ -34,11 +34,11 @@ double bad(double log_change, Better better) { return better == Better::Higher ?
 // The interval-only rule of stats/verdict.hpp: changed when significant and wholly outside the
 // band on that side, the same when wholly inside it (not worse beyond it, for `same`), else
 // cannot tell.
-std::string decide(const ShiftTest& t, double alpha, double tolerance, Better better, stats::SameMeans same) {
+stats::Verdict decide(const ShiftTest& t, double alpha, double tolerance, Better better, stats::SameMeans same) {
   stats::PairedRatio r;
   r.ratio = t.change;
   r.ci = {t.ci[0], t.ci[1]};
-  return std::string(name_of(stats::decide_interval(r, t.p_adjusted, alpha, tolerance, better, same)));
+  return stats::decide_interval(r, t.p_adjusted, alpha, tolerance, better, same);
 }
 
 }  // namespace
@@ -140,7 +140,8 @@ std::optional<ShiftTest> ratio_rule(const model::BaselineEntry& now, const model
     t.ci = {t.change, t.change};
     // A count moved or it did not: a decision, not a test, so it takes no share of the Holm family.
     t.p = t.p_adjusted = bad(x - ref, now.better) > band ? 0.0 : 1.0;
-    t.verdict = t.p == 0 ? "worse" : bad(x - ref, now.better) < -band ? "better" : "the same";
+    using stats::Verdict;
+    t.verdict = t.p == 0 ? Verdict::Worse : bad(x - ref, now.better) < -band ? Verdict::Better : Verdict::Same;
     t.accepted = {std::exp(ref - band), std::exp(ref + band)};
     t.why = "exact: " + std::to_string(same_cores.size()) + " accepted run(s) on " +
             std::to_string(now.as_run().cores) + " cores, any CPU model (a count of the work)" + stale_note;
@@ -236,7 +237,10 @@ std::vector<BaselineCheck> check_against_baseline(const std::vector<model::Basel
         // `accepted` says how wide that is. Better: the whole interval beyond the band on the
         // good side (reported only).
         const double worst = std::max(bad(std::log(t.ci[0]), dir), bad(std::log(t.ci[1]), dir));
-        t.verdict = t.p_adjusted < o.alpha ? "worse" : worst < -std::log1p(fam[i]->tolerance) ? "better" : "the same";
+        using stats::Verdict;
+        t.verdict = t.p_adjusted < o.alpha                   ? Verdict::Worse
+                    : worst < -std::log1p(fam[i]->tolerance) ? Verdict::Better
+                                                             : Verdict::Same;
       }
     }
   }
@@ -253,8 +257,7 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
     return g;
   }
   const auto& b = *c.entry;
-  const bool passed = c.ratio.verdict != "worse";
-  g.cannot_tell = c.ratio.verdict == "cannot tell";
+  const bool passed = c.ratio.verdict != stats::Verdict::Worse;
   char tol[32];
   std::snprintf(tol, sizeof tol, "%g%%", c.tolerance * 100);
   std::string detail = (passed ? "" : "ratio moved: ") + now + " against baseline " + format_ratio(b.ratio, b.ci) +
@@ -269,10 +272,12 @@ model::GateResult baseline_gate(const BaselineCheck& c) {
               " " + c.now.unit + " on the same host, " + describe(c.absolute);
   else
     detail += c.absolute_why;
-  if (g.cannot_tell)
+  if (c.ratio.verdict == stats::Verdict::CannotTell) {
+    g.outcome = model::GateOutcome::CannotTell;
     detail += "; cannot tell: the interval reaches beyond the tolerance, more rounds would decide it";
-  else
-    g.passed = passed;
+  } else {
+    g.outcome = model::passed_if(passed);
+  }
   g.detail = detail;
   return g;
 }

@@ -43,11 +43,11 @@ struct ShiftTest {
   double change = 1;  // now / baseline
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
-  std::string verdict = "cannot tell";  // better, worse, the same, cannot tell (stats/verdict.hpp)
-  std::string rule = "shift";           // between-run, between-machine, exact; shift (absolute figures)
-  int accepted_runs = 0;                // runs behind the reference (on this host class for between-run)
-  double between_sd = 0;                // sd of the accepted ln ratios (between-run)
-  std::string why;                      // which rule and why that one, for people
+  stats::Verdict verdict = stats::Verdict::CannotTell;
+  std::string rule = "shift";  // between-run, between-machine, exact; shift (absolute figures)
+  int accepted_runs = 0;       // runs behind the reference (on this host class for between-run)
+  double between_sd = 0;       // sd of the accepted ln ratios (between-run)
+  std::string why;             // which rule and why that one, for people
   // The ratios this rule does not call worse at α before Holm's correction: the
   // accepted band `history publish` draws. Ratio rules only.
   std::array<double, 2> accepted{0, 0};

@@ -129,7 +129,7 @@ model::GateResult EquivalenceGate::result() const {
   // Nothing finished to set beside a first sample (every one timed out or the run broke):
   // that says nothing about the work, so it is no pass.
   if (!failure_ && compared_ == 0)
-    return {model::GateKind::Equivalence, "same work", std::nullopt,
+    return {model::GateKind::Equivalence, "same work", model::GateOutcome::Undecided,
             refs_.empty() ? "not compared: no sample finished" : "not compared: no sample finished beside the first"};
   std::string detail =
       failure_ ? *failure_
@@ -137,15 +137,16 @@ model::GateResult EquivalenceGate::result() const {
                      (accepted_ ? " or judged the same work by --check" : "") +
                      (refs_.count("digest") ? " (digest " + refs_.at("digest").value.substr(0, 16) + ")" : "");
   if (const std::string masks = masks_summary(); !masks.empty()) detail += "; " + masks;
-  return {model::GateKind::Equivalence, "same work", !failure_.has_value(), detail};
+  return {model::GateKind::Equivalence, "same work", model::passed_if(!failure_), detail};
 }
 
 model::GateResult ResponseGate::result() const {
   const auto& failure = book_.failure();
   if (!failure && book_.compared() == 0)
-    return {model::GateKind::Equivalence, "same responses", std::nullopt,
+    return {model::GateKind::Equivalence, "same responses", model::GateOutcome::Undecided,
             "not compared: no answer beside a first one; " + book_.summary()};
-  return {model::GateKind::Equivalence, "same responses", !failure.has_value(), failure ? *failure : book_.summary()};
+  return {model::GateKind::Equivalence, "same responses", model::passed_if(!failure),
+          failure ? *failure : book_.summary()};
 }
 
 }  // namespace perfgate::gate

@@ -125,15 +125,12 @@ model::GateResult guard_gate(const model::Comparison* c, const catalog::Guard& g
   g.metric = guard.metric;
   g.band = band;
   if (!c) {
-    g.passed = true;
+    g.outcome = model::GateOutcome::Passed;
     g.detail = guard.metric + " was not measured on both sides: nothing to guard";
     return g;
   }
   const bool worse = guard_worse(*c, band), within = guard_within(*c, band);
-  if (worse || within)
-    g.passed = within;
-  else
-    g.cannot_tell = true;
+  g.outcome = worse || within ? model::passed_if(within) : model::GateOutcome::CannotTell;
   g.detail = "after/before " + guard.metric + " " + fixed(c->r.ratio, "%.3g") + "x [" + fixed(c->r.ci.lo, "%.3g") +
              ", " + fixed(c->r.ci.hi, "%.3g") + "], band ±" + fixed(100 * band, "%.1f") + "%" +
              (worse ? std::string(": AFTER is slower beyond the band (an AFTER that trades CPU for waiting fails here)")

@@ -48,21 +48,20 @@ model::GateResult policy_gate(const model::Comparison* c, const std::string& met
   model::GateResult g{model::GateKind::Policy, std::string(name_of(policy)) + " on " + metric};
   g.metric = metric;
   if (!c) {
-    g.passed = false;
+    g.outcome = model::GateOutcome::Failed;
     g.detail = "no paired samples of " + metric + " to decide on";
     return g;
   }
   using stats::Verdict;
-  if (c->verdict == Verdict::CannotTell)
-    g.cannot_tell = true;
-  else
-    g.passed = improve ? c->verdict == Verdict::Better : c->verdict != Verdict::Worse;
+  g.outcome = c->verdict == Verdict::CannotTell
+                  ? model::GateOutcome::CannotTell
+                  : model::passed_if(improve ? c->verdict == Verdict::Better : c->verdict != Verdict::Worse);
   g.detail = c->variant + "/" + c->baseline + " " + metric + " " + format_decided(*c) + ", Wilcoxon p " +
              format_p_value(c->r.p_wilcoxon) + " (Holm " + format_p_value(c->p_adjusted) + "), n " +
              std::to_string(c->r.n) + ": " + std::string(name_of(c->verdict));
-  if (g.cannot_tell)
+  if (g.cannot_tell())
     g.detail += " — " + what_would_decide(*c);
-  else if (!*g.passed)
+  else if (g.failed())
     g.detail += improve ? " — AFTER must be better beyond the band" : " — AFTER is worse beyond the band";
   return g;
 }
@@ -90,7 +89,7 @@ model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& c
   g.metric = claim.metric;
   g.factor = claim.factor;
   if (!c) {
-    g.passed = false;
+    g.outcome = model::GateOutcome::Failed;
     g.detail = "no paired samples of " + claim.metric;
     return g;
   }
@@ -98,14 +97,11 @@ model::GateResult claim_gate(const model::Comparison* c, const catalog::Claim& c
   const bool level = stats::reaches_level(c->r, c->confidence);
   const bool met = level && stats::meets_factor(c->r, claim.factor, c->better);
   const bool missed = level && stats::misses_factor(c->r, claim.factor, c->better);
-  if (met || missed)
-    g.passed = met;
-  else
-    g.cannot_tell = true;
+  g.outcome = met || missed ? model::passed_if(met) : model::GateOutcome::CannotTell;
   const double factor = c->better == Better::Higher ? c->r.ratio : 1.0 / c->r.ratio;
   g.detail = "measured " + format_number(factor) + "x " + std::string(name_of(c->better)) + " (ratio " +
              format_ratio(*c) + "); the whole interval must clear " + format_number(claim.factor) + "x" +
-             (g.cannot_tell ? ": cannot tell, the interval reaches both sides of it" : "");
+             (g.cannot_tell() ? ": cannot tell, the interval reaches both sides of it" : "");
   return g;
 }
 

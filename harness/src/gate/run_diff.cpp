@@ -67,22 +67,12 @@ std::array<double, 2> two_run_interval(std::size_t n_old, std::size_t n_new, std
   return {perfgate::percentile_sorted(values, 0.025), perfgate::percentile_sorted(values, 0.975)};
 }
 
-// benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
-std::string verdict_text(stats::Verdict v) {
-  return v == stats::Verdict::Worse      ? "worse"
-         : v == stats::Verdict::Better   ? "better"
-         : v == stats::Verdict::Same     ? "same"
-         : v == stats::Verdict::NotWorse ? "not worse"
-                                         : "~";
-}
-
 // Two runs compared: the interval-only rule (stats::decide_interval) — changed when significant
 // after correction and wholly outside the noise band, the same when wholly inside it.
-std::string verdict_of(const std::array<double, 2>& ci, double p_adjusted, Better better, const DiffOptions& opt) {
+stats::Verdict verdict_of(const std::array<double, 2>& ci, double p_adjusted, Better better, const DiffOptions& opt) {
   stats::PairedRatio interval;
   interval.ci = {ci[0], ci[1]};
-  return verdict_text(
-      stats::decide_interval(interval, p_adjusted, opt.alpha, opt.noise, better, stats::SameMeans::Equivalent));
+  return stats::decide_interval(interval, p_adjusted, opt.alpha, opt.noise, better, stats::SameMeans::Equivalent);
 }
 
 std::vector<std::string> metrics_to_show(const model::ScenarioResult& s, const DiffOptions& opt) {
@@ -283,9 +273,26 @@ RunOutcome outcome_of(const model::ResultsDoc& d) {
 
 }  // namespace
 
+// benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
+std::string compare_word(stats::Verdict v) {
+  switch (v) {
+    case stats::Verdict::Worse:
+      return "worse";
+    case stats::Verdict::Better:
+      return "better";
+    case stats::Verdict::Same:
+      return "same";
+    case stats::Verdict::NotWorse:
+      return "not worse";
+    case stats::Verdict::CannotTell:
+      return "~";
+  }
+  return "~";
+}
+
 int RunDiff::regressions() const {
   return static_cast<int>(
-      std::count_if(gate.begin(), gate.end(), [](const GateRow& g) { return g.verdict == "worse"; }));
+      std::count_if(gate.begin(), gate.end(), [](const GateRow& g) { return g.verdict == stats::Verdict::Worse; }));
 }
 
 std::vector<std::string> gated_variants(const model::ScenarioResult& s, const std::set<std::string>& named) {
@@ -387,7 +394,7 @@ json to_json(const RunDiff& d) {
                     {"ci", {fin(r.ci[0]), fin(r.ci[1])}},
                     {"p_mann_whitney", r.p},
                     {"p_adjusted", r.p_adjusted},
-                    {"verdict", r.verdict}});
+                    {"verdict", compare_word(r.verdict)}});
   json geo = json::array();
   for (const auto& g : d.geomeans)
     geo.push_back({{"metric", g.metric},
@@ -408,7 +415,7 @@ json to_json(const RunDiff& d) {
                     {"ci", {fin(g.ci[0]), fin(g.ci[1])}},
                     {"p_mann_whitney", g.p},
                     {"p_adjusted", g.p_adjusted},
-                    {"verdict", g.verdict}});
+                    {"verdict", compare_word(g.verdict)}});
   auto outcome = [](const RunOutcome& x) {
     return json{{"status", x.status}, {"exit_code", x.exit_code}, {"message", x.message}};
   };

@@ -44,7 +44,7 @@ struct DiffRow {
   double change = 1;                                                      // new / old median
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;
-  std::string verdict = "~";  // better, worse, same, ~ (cannot tell)
+  stats::Verdict verdict = stats::Verdict::CannotTell;
 };
 
 // One row the regression gate judges: a gated variant's row, corrected by its reference's.
@@ -57,8 +57,11 @@ struct GateRow {
   double change = 1;
   std::array<double, 2> ci{1, 1};
   double p = 1, p_adjusted = 1;  // Holm over the gate's rows
-  std::string verdict = "~";
+  stats::Verdict verdict = stats::Verdict::CannotTell;
 };
+
+// A verdict in compare's words (its JSON and tables): benchstat's "~" for cannot tell, "same".
+std::string compare_word(stats::Verdict v);
 
 struct RunOutcome {
   std::string status, message;

@@ -8,6 +8,7 @@
 
 namespace model = perfgate::model;
 namespace gate = perfgate::gate;
+using perfgate::stats::Verdict;
 
 namespace {
 
@@ -82,17 +83,17 @@ TEST(RunDiff, SlowerAfterIsWorseAndUnchangedBeforeIsTheSame) {
   ASSERT_EQ(d.rows.size(), 2u);  // before and after, cpu_ms (wall_ms absent)
   for (const auto& r : d.rows) {
     if (r.variant == "after") {
-      EXPECT_EQ(r.verdict, "worse");
+      EXPECT_EQ(r.verdict, Verdict::Worse);
       EXPECT_NEAR(r.change, 1.4, 0.01);
       EXPECT_LT(r.p_adjusted, 0.05);
     } else {
-      EXPECT_EQ(r.verdict, "same");
+      EXPECT_EQ(r.verdict, Verdict::Same);
     }
   }
   EXPECT_TRUE(d.same_host);
   ASSERT_EQ(d.gate.size(), 1u);  // the gate judges AFTER only
   EXPECT_EQ(d.rows[d.gate[0].row].variant, "after");
-  EXPECT_EQ(d.gate[0].verdict, "worse");
+  EXPECT_EQ(d.gate[0].verdict, Verdict::Worse);
   EXPECT_EQ(d.regressions(), 1);
 }
 
@@ -102,8 +103,8 @@ TEST(RunDiff, DriftThatMovesBeforeAndAfterAlikeFailsNoGate) {
   const auto o = run_of({scenario("s", {{"before", 1.0}, {"after", 1.0}})});
   const auto n = run_of({scenario("s", {{"before", 1.3}, {"after", 1.3}})});
   const auto d = gate::diff_runs(o, n, {});
-  EXPECT_EQ(row_of(d, "before").verdict, "worse");
-  EXPECT_EQ(row_of(d, "after").verdict, "worse");
+  EXPECT_EQ(row_of(d, "before").verdict, Verdict::Worse);
+  EXPECT_EQ(row_of(d, "after").verdict, Verdict::Worse);
   ASSERT_EQ(d.gate.size(), 1u);
   const auto& g = d.gate[0];
   EXPECT_TRUE(g.drift_corrected);
@@ -113,7 +114,7 @@ TEST(RunDiff, DriftThatMovesBeforeAndAfterAlikeFailsNoGate) {
   EXPECT_NEAR(g.change, 1.0, 1e-9);
   EXPECT_LE(g.ci[0], 1.0);
   EXPECT_GE(g.ci[1], 1.0);
-  EXPECT_EQ(g.verdict, "same");
+  EXPECT_EQ(g.verdict, Verdict::Same);
   EXPECT_EQ(d.regressions(), 0);
   EXPECT_EQ(gate::nothing_comparable(d, {}), "");
 }
@@ -130,7 +131,7 @@ TEST(RunDiff, AfterSlowerThanBeforeMovedIsARegressionOfTheCorrectedChange) {
   EXPECT_GT(g.ci[1], g.change);
   EXPECT_GT(g.ci[0], 1.02);
   EXPECT_LT(g.p_adjusted, 0.05);
-  EXPECT_EQ(g.verdict, "worse");
+  EXPECT_EQ(g.verdict, Verdict::Worse);
   EXPECT_EQ(d.regressions(), 1);
 }
 
@@ -139,7 +140,7 @@ TEST(RunDiff, AfterFasterThanBeforeMovedIsBetterNotARegression) {
   const auto n = run_of({scenario("s", {{"before", 1.2}, {"after", 0.9}})});
   const auto d = gate::diff_runs(o, n, {});
   ASSERT_EQ(d.gate.size(), 1u);
-  EXPECT_EQ(d.gate[0].verdict, "better");
+  EXPECT_EQ(d.gate[0].verdict, Verdict::Better);
   EXPECT_EQ(d.regressions(), 0);
 }
 
@@ -193,7 +194,7 @@ TEST(RunDiff, SingleVariantScenarioIsGatedRaw) {
   EXPECT_FALSE(d.gate[0].drift_corrected);
   EXPECT_FALSE(d.gate[0].reference.has_value());
   EXPECT_NEAR(d.gate[0].change, 1.5, 1e-9);
-  EXPECT_EQ(d.gate[0].verdict, "worse");
+  EXPECT_EQ(d.gate[0].verdict, Verdict::Worse);
 }
 
 // Gating BEFORE itself is asking for the old behaviour: drift then fails the gate.
@@ -206,7 +207,7 @@ TEST(RunDiff, GatingBeforeItselfJudgesItRaw) {
   ASSERT_EQ(d.gate.size(), 1u);
   EXPECT_EQ(d.rows[d.gate[0].row].variant, "before");
   EXPECT_FALSE(d.gate[0].drift_corrected);
-  EXPECT_EQ(d.gate[0].verdict, "worse");
+  EXPECT_EQ(d.gate[0].verdict, Verdict::Worse);
 }
 
 // A count of 0 has no per-round ratio: the row is judged on its own change, and says why.
@@ -218,7 +219,7 @@ TEST(RunDiff, ZeroValuesAreJudgedRaw) {
   ASSERT_EQ(d.gate.size(), 1u);
   EXPECT_FALSE(d.gate[0].drift_corrected);
   EXPECT_EQ(d.gate[0].basis, "a value is 0, no ratio per round");
-  EXPECT_EQ(d.gate[0].verdict, "same");
+  EXPECT_EQ(d.gate[0].verdict, Verdict::Same);
 }
 
 TEST(RunDiff, NothingComparableSaysWhy) {

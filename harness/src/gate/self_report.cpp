@@ -51,7 +51,7 @@ model::GateResult per_sample_gate(const std::vector<run::Sample>& samples, const
     const bool ok = equal ? std::abs(said - seen) <= tolerance : seen >= said - tolerance;
     if (ok) continue;
     const auto fmt = [&](double v) { return format_quantity(v, out->second.unit); };
-    g.passed = false;
+    g.outcome = model::GateOutcome::Failed;
     g.detail = s.variant + " (round " + std::to_string(s.round) + (s.warmup ? ", warm-up" : "") + ") says " + self +
                " = " + fmt(said) + ", perfgate measured " + check.outside + " = " + fmt(seen) +
                (equal ? ": not the same" : ": less than the program says") +
@@ -63,7 +63,7 @@ model::GateResult per_sample_gate(const std::vector<run::Sample>& samples, const
     g.detail = "not judged: no sample measured both " + self + " and " + check.outside;
     return g;
   }
-  g.passed = true;
+  g.outcome = model::GateOutcome::Passed;
   g.detail = self + (equal ? " equals " : " is within ") + check.outside + " in each of " + std::to_string(judged) +
              " samples";
   return g;
@@ -111,11 +111,11 @@ model::GateResult self_report_gate(const std::vector<run::Sample>& samples, cons
   const std::string figures = "AFTER's " + self + " says it saved " + fmt(stats::median(self_saved)) +
                               " a round (median of " + std::to_string(excess.size()) + "), its " + check.outside +
                               " shows " + fmt(stats::median(out_saved));
-  g.passed = interval.lo <= tolerance;
-  g.detail = figures + (*g.passed ? "; within the slack of " + fmt(tolerance) + ", as measured outside"
-                                  : ": " + fmt(stats::median(excess)) + " [" + fmt(interval.lo) + ", " +
-                                        fmt(interval.hi) + "] more than perfgate saw, beyond the slack of " +
-                                        fmt(tolerance) + " — the program's own figure is not believed");
+  g.outcome = model::passed_if(interval.lo <= tolerance);
+  g.detail = figures + (g.passed() ? "; within the slack of " + fmt(tolerance) + ", as measured outside"
+                                   : ": " + fmt(stats::median(excess)) + " [" + fmt(interval.lo) + ", " +
+                                         fmt(interval.hi) + "] more than perfgate saw, beyond the slack of " +
+                                         fmt(tolerance) + " — the program's own figure is not believed");
   return g;
 }
 

@@ -19,7 +19,7 @@ model::GateResult work_count_gate(const std::vector<run::Sample>& samples, const
     const double before = by_variant.at("before"), after = by_variant.at("after");
     ++compared;
     if (after != before) {
-      g.passed = false;
+      g.outcome = model::GateOutcome::Failed;
       g.detail = "AFTER's " + metric + " was " + format_quantity(after, "count") + " where BEFORE's was " +
                  format_quantity(before, "count") + " (round " + std::to_string(round) +
                  "): a count of the work done must be equal";
@@ -30,7 +30,7 @@ model::GateResult work_count_gate(const std::vector<run::Sample>& samples, const
     g.detail = "not judged: no round measured " + metric + " on both sides";
     return g;
   }
-  g.passed = true;
+  g.outcome = model::GateOutcome::Passed;
   g.detail = "equal in " + std::to_string(compared) + " rounds (" +
              format_quantity(rounds.rbegin()->second.begin()->second, "count") + ")";
   return g;

@@ -71,8 +71,8 @@ constexpr std::array<std::pair<GateKind, std::string_view>, 5> names(GateKind) {
            {GateKind::Baseline, "baseline"}}};
 }
 
-// How a run ended (results' outcome.status) and why its rounds stopped (run.stop_reason):
-// running until it ends, so a file left by a killed run says so.
+// How a run ended (results' outcome.status, and in other words run.stop_reason, which the
+// codec derives from it): running until it ends, so a file left by a killed run says so.
 enum class RunStatus { Running, Passed, Failed, Interrupted, Error, CannotTell };
 constexpr std::array<std::pair<RunStatus, std::string_view>, 6> names(RunStatus) {
   return {{{RunStatus::Running, "running"},
@@ -82,34 +82,37 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 6> names(RunStatus)
            {RunStatus::Interrupted, "interrupted"},
            {RunStatus::Error, "error"}}};
 }
-enum class RunStop { Running, Completed, GateFailed, CannotTell, Error, Interrupted };
-constexpr std::array<std::pair<RunStop, std::string_view>, 6> names(RunStop) {
-  return {{{RunStop::Running, "running"},
-           {RunStop::Completed, "completed"},
-           {RunStop::CannotTell, "cannot tell"},
-           {RunStop::GateFailed, "gate failed"},
-           {RunStop::Error, "error"},
-           {RunStop::Interrupted, "interrupted"}}};
-}
 
-// One gate's decision. `passed` is empty when there was nothing to decide on (no comparable
-// baseline): never a pass.
+// One gate's outcome. A comparison's state is stats::Verdict; a gate judges one (or a count,
+// an equality) and ends in one of these. Undecided: there was nothing to decide on (no
+// comparable baseline, nothing compared): never a pass. CannotTell: judged, and the evidence
+// decides neither way (exit 5 unless --cannot-tell says otherwise).
+enum class GateOutcome { Passed, Failed, CannotTell, Undecided };
+constexpr std::array<std::pair<GateOutcome, std::string_view>, 4> names(GateOutcome) {
+  return {{{GateOutcome::Passed, "passed"},
+           {GateOutcome::Failed, "failed"},
+           {GateOutcome::CannotTell, "cannot tell"},
+           {GateOutcome::Undecided, "undecided"}}};
+}
+constexpr GateOutcome passed_if(bool passed) { return passed ? GateOutcome::Passed : GateOutcome::Failed; }
+
+// One gate's decision.
 struct GateResult {
   GateResult() = default;
-  GateResult(GateKind kind_, std::string name_, std::optional<bool> passed_ = std::nullopt, std::string detail_ = {})
-      : kind(kind_), name(std::move(name_)), passed(passed_), detail(std::move(detail_)) {}
+  GateResult(GateKind kind_, std::string name_, GateOutcome outcome_ = GateOutcome::Undecided, std::string detail_ = {})
+      : kind(kind_), name(std::move(name_)), outcome(outcome_), detail(std::move(detail_)) {}
   GateKind kind = GateKind::Equivalence;
   std::string name;
-  std::optional<bool> passed;
+  GateOutcome outcome = GateOutcome::Undecided;
   std::string detail;
   std::optional<double> band;  // guard: the noise band the guard metric may move within
   // The metric the gate judged (policy, guard, claim, baseline), whose comparison the verdict
   // table prints beside it; empty for a gate of no metric (equivalence, a statement count).
   std::string metric;
   std::optional<double> factor;  // claim: the factor AFTER must clear
-  // Judged, and the evidence decides neither way (passed stays null): exit 5, not a pass.
-  bool cannot_tell = false;
-  bool failed() const { return passed.has_value() && !*passed; }
+  bool passed() const { return outcome == GateOutcome::Passed; }
+  bool failed() const { return outcome == GateOutcome::Failed; }
+  bool cannot_tell() const { return outcome == GateOutcome::CannotTell; }
 };
 
 // `run --shard i/n`: this run is shard `index` of `count`, running `scenarios` of the `of` planned.
@@ -312,10 +315,11 @@ struct ScenarioResult {
     bool compared = false;
     double now_ratio = 0, accepted_ratio = 0, change = 1;
     std::array<double, 2> change_ci{1, 1};
-    std::string rule, verdict;
+    std::string rule;
+    std::optional<stats::Verdict> verdict;  // none in a file that did not say
     bool absolute_compared = false;
     double absolute_change = 1;
-    std::string absolute_verdict;
+    std::optional<stats::Verdict> absolute_verdict;
   };
   std::vector<BaselineView> baseline;  // one per gated metric compared with the baseline
   struct ChoiceView {
@@ -357,8 +361,7 @@ struct BaselineRef {
 
 struct RunHeader {
   std::string id, commit = "unknown", profile, started_at;
-  std::string finished_at;             // empty while the run is going (written as null)
-  std::optional<RunStop> stop_reason;  // none in a file that never said (merged inputs of old)
+  std::string finished_at;  // empty while the run is going (written as null)
   std::vector<std::string> command_line;
   bool dirty = false;
   std::optional<std::string> branch;  // of the repository `commit` is from; none when unknown (detached)

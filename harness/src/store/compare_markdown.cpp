@@ -40,7 +40,9 @@ const gate::GateRow* gate_row_of(const gate::RunDiff& d, std::size_t row) {
 
 std::string markdown_gate_cells(const gate::GateRow* g) {
   if (!g) return " | |";
-  const std::string mark = g->verdict == "worse" ? "❌ worse" : g->verdict == "better" ? "✅ better" : "✅ ~";
+  const std::string mark = g->verdict == stats::Verdict::Worse    ? "❌ worse"
+                           : g->verdict == stats::Verdict::Better ? "✅ better"
+                                                                  : "✅ ~";
   char p[32];
   std::snprintf(p, sizeof p, "%.3g", g->p_adjusted);
   return " " + judged_change(*g) + " " + interval(g->ci) + ", p " + p + " | " + mark + " |";
@@ -58,7 +60,7 @@ std::string markdown_rows(const gate::RunDiff& d) {
     md << "| " << cell(r.scenario + (r.profile == "quick" ? "" : " (" + r.profile + ")")) << " | " << cell(r.variant)
        << " | " << cell(r.metric) << " | " << format_quantity(r.old_median, r.unit) << " | "
        << format_quantity(r.new_median, r.unit) << " | " << pct(r.change) << " | " << interval(r.ci) << " | " << p
-       << " | " << (r.verdict == "~" ? "~" : "**" + row_verdict(d, r) + "**") << " |"
+       << " | " << (r.verdict == stats::Verdict::CannotTell ? "~" : "**" + row_verdict(d, r) + "**") << " |"
        << markdown_gate_cells(gate_row_of(d, i)) << "\n";
   }
   return md.str();

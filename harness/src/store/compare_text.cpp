@@ -12,9 +12,9 @@ namespace perfgate::store {
 std::string pct(double change) { return format_change(change); }
 
 std::string row_verdict(const gate::RunDiff& d, const gate::DiffRow& row) {
-  if (row.verdict == "~") return "~";
+  if (row.verdict == stats::Verdict::CannotTell) return gate::compare_word(row.verdict);
   for (const auto& g : d.gate)
-    if (&d.rows[g.row] == &row) return row.verdict;
+    if (&d.rows[g.row] == &row) return gate::compare_word(row.verdict);
   // Not a row the gate judges: which way the figure moved, never whether that is good.
   const bool up = row.change > 1;
   return up ? "higher" : "lower";
@@ -67,7 +67,7 @@ void print_gate_text(std::ostream& out, const gate::RunDiff& d, const gate::Diff
       const auto& r = d.rows[g.row];
       t.push_back({r.scenario + "/" + r.variant + (r.profile == "quick" ? "" : " (" + r.profile + ")"), r.metric,
                    pct(r.change), reference_moved(d, g), judged_change(g), interval(g.ci), p_text(g.p, g.p_adjusted),
-                   g.verdict});
+                   gate::compare_word(g.verdict)});
     }
     print_text_table(out, t);
     for (const auto& g : d.gate)
@@ -107,14 +107,14 @@ int print_compare_text(std::ostream& out, const gate::RunDiff& d, const std::str
         << name_of(rows.front()->better) << " is better)\n";
     TextRows t = {{"scenario/variant", "old", "new", "change", "interval", "p", "n"}};
     for (const auto* r : rows) {
-      const bool sig = r->verdict != "~";
+      const bool sig = r->verdict != stats::Verdict::CannotTell;
       const std::string p = p_text(r->p, r->p_adjusted);
       t.push_back({r->scenario + "/" + r->variant + (r->profile == "quick" ? "" : " (" + r->profile + ")"),
                    with_spread(r->old_median, r->old_spread, r->unit),
                    with_spread(r->new_median, r->new_spread, r->unit),
                    sig ? pct(r->change) + " " + row_verdict(d, *r) : "~", interval(r->ci), p,
                    std::to_string(r->n_old) + "+" + std::to_string(r->n_new)});
-      if (r->verdict == "worse") ++worse;
+      if (r->verdict == stats::Verdict::Worse) ++worse;
     }
     for (const auto& g : d.geomeans)
       if (g.metric == metric && g.count > 1)

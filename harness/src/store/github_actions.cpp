@@ -25,20 +25,18 @@ std::string cell(std::string s) {
   return out;
 }
 
-std::string mark(RowResult r) {
-  switch (r) {
-    case RowResult::Pass:
+std::string mark(const VerdictRow& r) {
+  if (r.run_error) return "❌ error";
+  if (!r.outcome) return "";
+  switch (*r.outcome) {
+    case model::GateOutcome::Passed:
       return "✅ pass";
-    case RowResult::Fail:
+    case model::GateOutcome::Failed:
       return "❌ FAIL";
-    case RowResult::CannotTell:
+    case model::GateOutcome::CannotTell:
       return "⚠️ cannot tell";
-    case RowResult::Error:
-      return "❌ error";
-    case RowResult::Undecided:
+    case model::GateOutcome::Undecided:
       return "➖ n/a";
-    case RowResult::Informational:
-      return "";
   }
   return "";
 }
@@ -93,11 +91,11 @@ std::string markdown_summary(const model::ResultsDoc& results) {
      << "|---|---|---|--:|--:|---|---|---|\n";
   for (const auto& s : results.scenarios)
     for (const auto& r : verdict_rows(s)) {
-      if (r.result == RowResult::Informational) continue;
+      if (r.informational()) continue;
       const std::string metric = r.metric.empty() ? "" : "`" + r.metric + "`" + (r.primary ? " *" : "");
       md << "| " << cell(title_of(s)) << " | " << cell(r.gate) << " | " << cell(metric) << " | " << cell(r.before)
          << " | " << cell(r.after) << " | " << cell(r.ratio) << " | "
-         << cell(r.reason.empty() ? r.verdict : shortened(r.reason)) << " | " << mark(r.result) << " |\n";
+         << cell(r.reason.empty() ? r.verdict : shortened(r.reason)) << " | " << mark(r) << " |\n";
     }
   md << "\n\\* the scenario's gated metric; ratio = after/before with its interval; a baseline row's before and "
         "after are the accepted ratio and this run's.\n\n";
@@ -113,10 +111,10 @@ std::string annotations(const model::ResultsDoc& results) {
       out << "::error title=" << github_escape(title, true)
           << "::" << github_escape("could not run: " + s.error->message) << "\n";
     for (const auto& g : s.gates) {
-      if (g.cannot_tell)
+      if (g.cannot_tell())
         out << "::warning title=" << github_escape(title + ": " + std::string(name_of(g.kind)) + " cannot tell", true)
             << "::" << github_escape(g.name + ": " + failure_detail(g)) << "\n";
-      else if (!g.passed && !s.error)
+      else if (g.outcome == model::GateOutcome::Undecided && !s.error)
         out << "::warning title=" << github_escape(title + ": " + std::string(name_of(g.kind)), true)
             << "::" << github_escape(g.detail) << "\n";
       else if (g.failed())
@@ -124,7 +122,7 @@ std::string annotations(const model::ResultsDoc& results) {
             << "::" << github_escape(g.name + ": " + failure_detail(g)) << "\n";
     }
     for (const auto& b : s.baseline)
-      if (b.absolute_compared && b.absolute_verdict == "worse")
+      if (b.absolute_compared && b.absolute_verdict == stats::Verdict::Worse)
         out << "::warning title=" << github_escape(title + ": absolute figure", true) << "::"
             << github_escape(b.metric + " of " + b.variant +
                              " is significantly worse than the baseline's on the same host (not gated; "

@@ -48,14 +48,14 @@ std::string junit_xml(const model::ResultsDoc& results) {
       ++t;
       cases << "    <testcase classname=\"" << xml_escape(classname) << "\" name=\""
             << xml_escape(std::string(name_of(g.kind)) + ": " + g.name) << "\" time=\"0\">\n";
-      if (g.cannot_tell) {  // never a pass: a failure of its own type
+      if (g.cannot_tell()) {  // never a pass: a failure of its own type
         ++f;
         cases << "      <failure message=\"" << xml_escape(failure_message(g)) << "\" type=\"cannot tell\">"
               << xml_escape(g.detail) << "</failure>\n";
-      } else if (!g.passed) {
+      } else if (g.outcome == model::GateOutcome::Undecided) {
         ++k;
         cases << "      <skipped message=\"" << xml_escape(g.detail) << "\"/>\n";
-      } else if (!*g.passed) {
+      } else if (g.failed()) {
         ++f;
         cases << "      <failure message=\"" << xml_escape(failure_message(g)) << "\" type=\""
               << xml_escape(std::string(name_of(g.kind))) << "\">" << xml_escape(g.detail) << "</failure>\n";

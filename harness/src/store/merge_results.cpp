@@ -115,7 +115,6 @@ model::ResultsDoc merge_results(const std::vector<MergeInput>& inputs, const std
   for (const auto& in : inputs)
     if (in.doc.run.seed != first.run.seed) merged.run.seed.reset();
   const RunEnding end = run_ending(exit_code, interrupted);
-  merged.run.stop_reason = end.stop;
   merged.host = first.host;
   if (hosts.size() > 1)
     merged.host.note = "merged from " + std::to_string(hosts.size()) +

@@ -169,30 +169,40 @@ model::Comparison comparison_from_json(const json& j) {
 }
 
 json to_json(const model::GateResult& g) {
-  json j = {{"kind", name_of(g.kind)}, {"name", g.name}, {"detail", g.detail}};
-  j["passed"] = g.passed ? json(*g.passed) : json(nullptr);
+  json j = {{"kind", name_of(g.kind)}, {"name", g.name}, {"outcome", name_of(g.outcome)}, {"detail", g.detail}};
   if (g.band) j["band"] = *g.band;
   if (!g.metric.empty()) j["metric"] = g.metric;
   if (g.factor) j["factor"] = *g.factor;
-  if (g.cannot_tell) j["cannot_tell"] = true;
   return j;
 }
 
+namespace {
+
+// Files written before gates had an outcome said it as `passed` (true, false, or null when
+// nothing was decided) and `cannot_tell`: read as the outcome they meant.
+model::GateOutcome outcome_from_json(const json& j) {
+  if (j.contains("outcome")) return named(j, "outcome", model::GateOutcome::Undecided);
+  if (j.value("cannot_tell", false)) return model::GateOutcome::CannotTell;
+  const json passed = j.value("passed", json(nullptr));
+  return passed.is_boolean() ? model::passed_if(passed.get<bool>()) : model::GateOutcome::Undecided;
+}
+
+}  // namespace
+
 model::GateResult gate_from_json(const json& j) {
-  model::GateResult g{named(j, "kind", model::GateKind::Equivalence), text(j, "name", "")};
-  if (j.contains("passed") && j["passed"].is_boolean()) g.passed = j["passed"].get<bool>();
+  model::GateResult g{named(j, "kind", model::GateKind::Equivalence), text(j, "name", ""), outcome_from_json(j)};
   g.detail = text(j, "detail", "");
   if (j.contains("band") && j["band"].is_number()) g.band = j["band"].get<double>();
   g.metric = text(j, "metric", "");
   if (j.contains("factor") && j["factor"].is_number()) g.factor = j["factor"].get<double>();
-  g.cannot_tell = j.value("cannot_tell", false);
   return g;
 }
 
 json to_json(const gate::BaselineCheck& c) {
   auto shift = [](const gate::ShiftTest& t) {
-    json j = {{"change", t.change},         {"ci", t.ci},           {"p", t.p},
-              {"p_adjusted", t.p_adjusted}, {"verdict", t.verdict}, {"rule", t.rule}};
+    json j = {
+        {"change", t.change}, {"ci", t.ci}, {"p", t.p}, {"p_adjusted", t.p_adjusted}, {"verdict", name_of(t.verdict)},
+        {"rule", t.rule}};
     if (t.rule != "shift") {
       j["accepted_runs"] = t.accepted_runs;
       j["why"] = t.why;
@@ -248,13 +258,36 @@ model::HostInfo host_from_json(const json& host) {
   return h;
 }
 
+namespace {
+
+// run.stop_reason: why the rounds stopped, the outcome's status in the words files have used.
+std::string_view stop_reason_word(model::RunStatus s) {
+  switch (s) {
+    case model::RunStatus::Running:
+      return "running";
+    case model::RunStatus::Passed:
+      return "completed";
+    case model::RunStatus::Failed:
+      return "gate failed";
+    case model::RunStatus::CannotTell:
+      return "cannot tell";
+    case model::RunStatus::Error:
+      return "error";
+    case model::RunStatus::Interrupted:
+      return "interrupted";
+  }
+  return "running";
+}
+
+}  // namespace
+
 json to_json(const model::ResultsDoc& d) {
   json run = d.run.other;
   run["id"] = d.run.id;
   if (!d.run.profile.empty()) run["profile"] = d.run.profile;
   if (!d.run.started_at.empty()) run["started_at"] = d.run.started_at;
   run["finished_at"] = d.run.finished_at.empty() ? json(nullptr) : json(d.run.finished_at);
-  if (d.run.stop_reason) run["stop_reason"] = name_of(*d.run.stop_reason);
+  run["stop_reason"] = stop_reason_word(d.outcome.status);
   run["command_line"] = d.run.command_line;
   if (d.run.shard) run["shard"] = to_json(d.run.shard);
   if (!d.run.merged_from.empty()) {
@@ -313,7 +346,6 @@ model::ResultsDoc results_from_json(const json& j) {
   d.run.started_at = text(run, "started_at", "");
   const json finished = run.value("finished_at", json(nullptr));
   d.run.finished_at = finished.is_string() ? finished.get<std::string>() : "";
-  d.run.stop_reason = named<model::RunStop>(run, "stop_reason");
   d.run.command_line = list_of<std::string>(run.value("command_line", json::array()));
   d.run.shard = shard_from_json(run.value("shard", json(nullptr)));
   for (const auto& m : run.value("merged_from", json::array()))

@@ -26,18 +26,17 @@ void ResultsFile::put_scenario(const model::ScenarioResult& scenario) {
 }
 
 RunEnding run_ending(int exit_code, bool interrupted) {
-  using model::RunStatus, model::RunStop;
-  if (interrupted) return {kExitInterrupted, RunStatus::Interrupted, RunStop::Interrupted};
-  if (exit_code == kExitOk) return {exit_code, RunStatus::Passed, RunStop::Completed};
-  if (exit_code == kExitRun) return {exit_code, RunStatus::Error, RunStop::Error};
-  if (exit_code == kExitCannotTell) return {exit_code, RunStatus::CannotTell, RunStop::CannotTell};
-  return {exit_code, RunStatus::Failed, RunStop::GateFailed};
+  using model::RunStatus;
+  if (interrupted) return {kExitInterrupted, RunStatus::Interrupted};
+  if (exit_code == kExitOk) return {exit_code, RunStatus::Passed};
+  if (exit_code == kExitRun) return {exit_code, RunStatus::Error};
+  if (exit_code == kExitCannotTell) return {exit_code, RunStatus::CannotTell};
+  return {exit_code, RunStatus::Failed};
 }
 
 void ResultsFile::finish(const RunEnding& end, const std::vector<std::string>& failures) {
   doc_.run.finished_at = now_iso8601();
   doc_.run.finished_unix = now_unix();
-  doc_.run.stop_reason = end.stop;
   const auto load = measure::load_average();
   doc_.host.load_after.assign(load.begin(), load.end());
   doc_.outcome = {end.exit_code, end.status, failures.empty() ? std::string(name_of(end.status)) : failures.front(),

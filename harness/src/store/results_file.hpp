@@ -18,11 +18,11 @@ using json = nlohmann::json;
 
 inline constexpr int kSchemaVersion = 1;
 
-// How a run ended, from its exit code: the results' outcome.status and run.stop_reason.
+// How a run ended, from its exit code: the results' outcome.status (run.stop_reason says it in
+// other words).
 struct RunEnding {
   int exit_code;
   model::RunStatus status;
-  model::RunStop stop;
 };
 RunEnding run_ending(int exit_code, bool interrupted);
 

@@ -100,12 +100,12 @@ model::ScenarioResult::BaselineView baseline_view_from_json(const json& b) {
   v.change = number_or_nan(change, "change");
   v.change_ci = interval_of(change, "ci");
   v.rule = text(change, "rule", "");
-  v.verdict = text(change, "verdict", "-");
+  v.verdict = named<stats::Verdict>(change, "verdict");
   const json absolute = b.value("absolute", json::object());
   v.absolute_compared = absolute.value("compared", false);
   const json abs_change = absolute.value("change", json::object());
   v.absolute_change = number_or_nan(abs_change, "change");
-  v.absolute_verdict = text(abs_change, "verdict", "");
+  v.absolute_verdict = named<stats::Verdict>(abs_change, "verdict");
   return v;
 }
 

@@ -84,6 +84,27 @@ store::BaselineEntry fresh_entry(const std::string& cpu, const std::string& run_
   return e;
 }
 
+// A file written before the three answers and before gates had an outcome, as today's codec
+// writes it back: "no significant change" is "cannot tell" (it never claimed "the same"), and a
+// gate's `passed` and `cannot_tell` are the outcome they meant.
+nlohmann::json as_written_today(nlohmann::json j) {
+  for (auto& s : j["scenarios"]) {
+    for (auto& c : s["comparisons"])
+      if (c["verdict"] == "no significant change") c["verdict"] = "cannot tell";
+    for (auto& g : s["gates"]) {
+      const bool cannot_tell = g.value("cannot_tell", false);
+      const nlohmann::json passed = g.value("passed", nlohmann::json());
+      g["outcome"] = cannot_tell          ? "cannot tell"
+                     : passed.is_null()   ? "undecided"
+                     : passed.get<bool>() ? "passed"
+                                          : "failed";
+      g.erase("passed");
+      g.erase("cannot_tell");
+    }
+  }
+  return j;
+}
+
 }  // namespace
 
 // A refresh on one host class replaces that class's runs and keeps the others': the committed
@@ -111,15 +132,11 @@ TEST(ResultsCodec, ACommittedResultsFileReadsAndWritesBackEqual) {
   EXPECT_FALSE(s.comparisons.empty());
   ASSERT_EQ(s.gates.size(), 3u);
   EXPECT_EQ(s.gates[0].kind, model::GateKind::Equivalence);
-  EXPECT_TRUE(s.gates[0].passed.value());
+  EXPECT_TRUE(s.gates[0].passed());
   EXPECT_TRUE(s.gates[2].band.has_value());
   EXPECT_EQ(s.measured_values("after", "wall_ms").size(), 4u);
-  // A file from before the three answers says "no significant change"; it reads as, and is
-  // written back as, "cannot tell" (it never claimed "the same"). Everything else is as it was.
-  auto expected = original;
-  for (auto& c : expected["scenarios"][0]["comparisons"])
-    if (c["verdict"] == "no significant change") c["verdict"] = "cannot tell";
-  EXPECT_EQ(store::to_json(doc), expected);
+  // Read as what it meant, written back in today's words; everything else as it was.
+  EXPECT_EQ(store::to_json(doc), as_written_today(original));
   for (const char* typed : {"samples", "summaries", "comparisons", "gates"})
     EXPECT_FALSE(s.other.contains(typed)) << typed << " must come from the structs, not travel untouched";
   // Every section of a scenario's entry is the codec's: nothing of today's schema is left over.
@@ -198,15 +215,32 @@ TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
   }
 }
 
+// A gate of a file written before outcomes: passed true, false, null and cannot_tell read as the
+// four outcomes, and are written as them.
+TEST(ResultsCodec, AGateOfAnOlderFileReadsAsTheOutcomeItMeant) {
+  using model::GateOutcome;
+  const std::vector<std::pair<nlohmann::json, GateOutcome>> cases = {
+      {{{"passed", true}}, GateOutcome::Passed},
+      {{{"passed", false}}, GateOutcome::Failed},
+      {{{"passed", nullptr}}, GateOutcome::Undecided},
+      {{{"passed", nullptr}, {"cannot_tell", true}}, GateOutcome::CannotTell},
+      {{{"outcome", "cannot tell"}}, GateOutcome::CannotTell}};
+  for (const auto& [fields, outcome] : cases) {
+    nlohmann::json g = {{"kind", "policy"}, {"name", "improve on cpu_ms"}, {"detail", "d"}};
+    g.update(fields);
+    const auto read = store::gate_from_json(g);
+    EXPECT_EQ(read.outcome, outcome) << g.dump();
+    EXPECT_EQ(store::to_json(read)["outcome"], name_of(outcome)) << g.dump();
+    EXPECT_FALSE(store::to_json(read).contains("passed"));
+  }
+}
+
 // Kinds are read by name, once, in the codec: a name no kind has is refused like a wrong type
 // (it could not be written back), and a stop reason's words name their kind.
 TEST(ResultsCodec, AKindIsOneOfItsNames) {
   const auto original = [] {
-    auto j =
-        nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
-    for (auto& c : j["scenarios"][0]["comparisons"])  // the file predates the three answers
-      if (c["verdict"] == "no significant change") c["verdict"] = "cannot tell";
-    return j;
+    return as_written_today(
+        nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json")));
   }();
   const auto refusal = [&](const char* section, const char* key, const char* word) {
     auto j = original;
@@ -285,6 +319,7 @@ TEST(ResultsSchema, TheCompiledSchemaIsTheDocumentedOneAndItsKindsAreTheCodes) {
   verdicts.push_back("no significant change");  // read from files before the three answers
   EXPECT_EQ(defs["comparison"]["properties"]["verdict"]["enum"], verdicts);
   EXPECT_EQ(defs["gate"]["properties"]["kind"]["enum"], words(all_values<model::GateKind>()));
+  EXPECT_EQ(defs["gate"]["properties"]["outcome"]["enum"], words(all_values<model::GateOutcome>()));
   EXPECT_EQ(defs["scenario"]["properties"]["kind"]["enum"], words(all_values<catalog::ScenarioKind>()));
   EXPECT_EQ(defs["scenario"]["properties"]["policy"]["enum"], words(all_values<catalog::Policy>()));
 }

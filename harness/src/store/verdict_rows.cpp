@@ -21,11 +21,6 @@ std::string percent(double fraction) {
   return buf;
 }
 
-RowResult result_of(const model::GateResult& g) {
-  if (g.cannot_tell) return RowResult::CannotTell;
-  return !g.passed ? RowResult::Undecided : *g.passed ? RowResult::Pass : RowResult::Fail;
-}
-
 // The metric a gate judged: its own field, else (a file written before gates named it) read
 // from its name "POLICY on METRIC" / "no regress on METRIC" / "baseline on METRIC".
 std::string metric_of(const model::GateResult& g, const model::ScenarioResult& s) {
@@ -101,13 +96,28 @@ std::string difference(const model::GateResult& g) {
   return what + ": " + (first == std::string::npos ? detail : detail.substr(first));
 }
 
+// A gate's outcome in its row's words: how it passed or failed, else "cannot tell" or "not decided".
+std::string outcome_word(model::GateOutcome o, const std::string& passed, const std::string& failed) {
+  switch (o) {
+    case model::GateOutcome::Passed:
+      return passed;
+    case model::GateOutcome::Failed:
+      return failed;
+    case model::GateOutcome::CannotTell:
+      return "cannot tell";
+    case model::GateOutcome::Undecided:
+      return "not decided";
+  }
+  return "not decided";
+}
+
 VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) {
   VerdictRow row;
-  row.result = result_of(g);
-  if (g.failed() || g.cannot_tell) row.reason = failure_detail(g);
+  row.outcome = g.outcome;
+  if (g.failed() || g.cannot_tell()) row.reason = failure_detail(g);
   if (g.kind == model::GateKind::Equivalence) {
     row.gate = g.name;
-    row.verdict = !g.passed ? "not compared" : *g.passed ? "equal" : different(g);
+    row.verdict = g.passed() ? "equal" : g.failed() ? different(g) : "not compared";
     if (g.failed()) row.reason = difference(g);
     return row;
   }
@@ -116,7 +126,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   // Every benchmark a Google Benchmark scenario gates is starred, not only the first.
   row.primary = row.metric == s.primary_metric || (g.kind == model::GateKind::Policy && c && c->gated);
   if (c)
-    figures(row, s, *c, g.kind == model::GateKind::Policy ? c->verdict == stats::Verdict::CannotTell : g.cannot_tell,
+    figures(row, s, *c, g.kind == model::GateKind::Policy ? c->verdict == stats::Verdict::CannotTell : g.cannot_tell(),
             g.kind == model::GateKind::Policy);
   if (g.kind == model::GateKind::Policy) {
     row.gate = s.policy ? std::string(name_of(*s.policy)) : "policy";
@@ -124,17 +134,14 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
   } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
     const std::string band = g.band ? percent(*g.band) : "its band";
-    row.verdict = g.cannot_tell ? "cannot tell"
-                  : !g.passed   ? "not decided"
-                  : *g.passed   ? "within +" + band
-                                : "beyond +" + band;
+    row.verdict = outcome_word(g.outcome, "within +" + band, "beyond +" + band);
   } else if (g.kind == model::GateKind::Claim) {
     row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
     if (row.metric.empty()) row.metric = strip_prefix(g.name, "statements per request on ");
-    row.verdict = g.cannot_tell ? "cannot tell" : !g.passed ? "not decided" : *g.passed ? "met" : "missed";
+    row.verdict = outcome_word(g.outcome, "met", "missed");
   } else {
     row.gate = std::string(name_of(g.kind));
-    row.verdict = g.cannot_tell ? "cannot tell" : !g.passed ? "not decided" : *g.passed ? "passed" : "failed";
+    row.verdict = outcome_word(g.outcome, "passed", "failed");
   }
   return row;
 }
@@ -147,16 +154,16 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
     row.primary = b.metric == s.primary_metric;
     for (const auto& g : s.gates)
       if (g.kind == model::GateKind::Baseline && metric_of(g, s) == b.metric) {
-        row.result = result_of(g);
-        if (g.failed() || g.cannot_tell) row.reason = failure_detail(g);
+        row.outcome = g.outcome;
+        if (g.failed() || g.cannot_tell()) row.reason = failure_detail(g);
       }
-    if (row.result == RowResult::Informational) row.result = RowResult::Undecided;
+    if (!row.outcome) row.outcome = model::GateOutcome::Undecided;
     // Before and after are the accepted ratio and this run's; the ratio is their change.
     row.after = format_number(b.now_ratio) + "x";
     if (b.compared) {
       row.before = format_number(b.accepted_ratio) + "x";
       row.ratio = gate::format_ratio(b.change, b.change_ci);
-      row.verdict = b.verdict;
+      row.verdict = b.verdict ? std::string(name_of(*b.verdict)) : "-";
     } else {
       row.verdict = "no comparable baseline";
     }
@@ -166,20 +173,18 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
 
 }  // namespace
 
-std::string result_word(RowResult r) {
-  switch (r) {
-    case RowResult::Pass:
+std::string result_word(const VerdictRow& r) {
+  if (r.run_error) return "ERROR";
+  if (!r.outcome) return "";
+  switch (*r.outcome) {
+    case model::GateOutcome::Passed:
       return "PASS";
-    case RowResult::Fail:
+    case model::GateOutcome::Failed:
       return "FAIL";
-    case RowResult::CannotTell:
+    case model::GateOutcome::CannotTell:
       return "CANNOT TELL";
-    case RowResult::Undecided:
+    case model::GateOutcome::Undecided:
       return "n/a";
-    case RowResult::Error:
-      return "ERROR";
-    case RowResult::Informational:
-      return "";
   }
   return "";
 }
@@ -189,7 +194,8 @@ std::string failure_detail(const model::GateResult& g) {
 }
 
 std::string failure_message(const model::GateResult& g) {
-  return std::string(name_of(g.kind)) + (g.cannot_tell ? " gate cannot tell: " : " gate failed: ") + failure_detail(g);
+  return std::string(name_of(g.kind)) + (g.cannot_tell() ? " gate cannot tell: " : " gate failed: ") +
+         failure_detail(g);
 }
 
 bool error_is_a_gate(const model::ScenarioResult& s) {
@@ -214,7 +220,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
       row.primary = c.metric == s.primary_metric;
       figures(row, s, c, c.verdict == stats::Verdict::CannotTell, true);
       row.verdict = verdict_word(c.verdict);
-      row.result = RowResult::Undecided;  // no gate decided on it (the run stopped before the gates)
+      row.outcome = model::GateOutcome::Undecided;  // no gate decided on it (the run stopped before the gates)
       rows.push_back(row);
       judged.push_back(c.metric);
     }
@@ -224,7 +230,7 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
     row.gate = "run";
     row.verdict = "could not run";
     row.reason = s.error->message;
-    row.result = RowResult::Error;
+    row.run_error = true;
     rows.push_back(row);
   }
   // Wall and CPU time where no gate judged them: which way they moved, nothing more. Not for

@@ -7,14 +7,13 @@
 // these rows; JUnit and the annotations share the failure messages.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "model/results_model.hpp"
 
 namespace perfgate::store {
-
-enum class RowResult { Pass, Fail, CannotTell, Undecided, Error, Informational };
 
 struct VerdictRow {
   std::string gate;      // "same work", "improve", "no-regress", "guard", "claim 2.5x", "baseline", "run", "not gated"
@@ -25,13 +24,17 @@ struct VerdictRow {
   std::string detectable;     // "16.8%", "too few rounds"
   std::string verdict;        // a few words: "better", "no change", "within ±18.4%", "missed"
   std::string reason;         // why, for a failure: "different output: first differing line 1: …"
-  RowResult result = RowResult::Informational;
+  // The deciding gate's outcome; none on an informational row. run_error: the row of a
+  // scenario that could not run (its own mark, ERROR).
+  std::optional<model::GateOutcome> outcome;
+  bool run_error = false;
+  bool informational() const { return !outcome && !run_error; }
 };
 
 std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s);
 
-// "PASS", "FAIL", "n/a", "ERROR", "" (informational).
-std::string result_word(RowResult r);
+// "PASS", "FAIL", "CANNOT TELL", "n/a", "ERROR", "" (informational).
+std::string result_word(const VerdictRow& r);
 
 // "<kind> gate failed: <detail>", the prefix said once even where the detail carries it, and
 // the detail without it.

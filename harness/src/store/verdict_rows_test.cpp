@@ -36,7 +36,7 @@ void measured(model::ScenarioResult& s, const std::string& metric, const std::st
 }
 
 model::GateResult gate(model::GateKind kind, const std::string& name, const std::string& metric, bool passed) {
-  model::GateResult g{kind, name, passed, "detail of " + name};
+  model::GateResult g{kind, name, model::passed_if(passed), "detail of " + name};
   g.metric = metric;
   return g;
 }
@@ -51,7 +51,7 @@ model::ResultsDoc a_benchmark_run() {
   measured(s, "bytes_per_second", "bytes/s", Better::Higher, 123456789, 246913578, false);
   measured(s, "instructions", "count", Better::Lower, 566112320, 283056160, false);
   measured(s, "wall_ms", "ms", Better::Lower, 1500, 1400, false);
-  s.gates = {{model::GateKind::Equivalence, "same benchmarks", true, "equal"},
+  s.gates = {{model::GateKind::Equivalence, "same benchmarks", model::GateOutcome::Passed, "equal"},
              gate(model::GateKind::Policy, "improve on cpu_time", "cpu_time", true),
              gate(model::GateKind::Claim, "after at least 1.5x better on bytes_per_second", "bytes_per_second", true),
              gate(model::GateKind::Claim, "after at least 3x fewer instructions", "instructions", false)};
@@ -83,13 +83,13 @@ TEST(VerdictTable, OneRowPerGateWithItsOwnResult) {
   const auto rows = store::verdict_rows(a_benchmark_run().scenarios[0]);
   ASSERT_EQ(rows.size(), 5u);  // equivalence, policy, two claims, wall time not gated
   EXPECT_EQ(rows[1].gate, "improve");
-  EXPECT_EQ(store::result_word(rows[1].result), "PASS");
+  EXPECT_EQ(store::result_word(rows[1]), "PASS");
   EXPECT_EQ(rows[3].gate, "claim 3x");
   EXPECT_EQ(rows[3].metric, "instructions");
-  EXPECT_EQ(store::result_word(rows[3].result), "FAIL");
+  EXPECT_EQ(store::result_word(rows[3]), "FAIL");
   EXPECT_EQ(rows[4].gate, "not gated");
   EXPECT_EQ(rows[4].verdict, "lower");  // a direction, never "better"
-  EXPECT_EQ(store::result_word(rows[4].result), "");
+  EXPECT_EQ(store::result_word(rows[4]), "");
 }
 
 TEST(StepSummary, EveryFigureCarriesItsUnitScaled) {

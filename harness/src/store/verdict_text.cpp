@@ -23,13 +23,13 @@ std::string painted(const char* code, const std::string& text) { return code + t
 void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour, bool fit) {
   TextRows rows = {
       {"scenario", "gate", "metric", "before", "after", "ratio [interval]", "detectable", "verdict", "result"}};
-  std::vector<RowResult> kinds = {RowResult::Informational};
+  std::vector<VerdictRow> kinds = {VerdictRow{}};
   for (const auto& s : results.scenarios) {
     const std::string& name = s.name.empty() ? std::string("?") : s.name;
     for (const auto& r : verdict_rows(s)) {
       rows.push_back({name, r.gate, r.metric + (r.primary ? " *" : ""), r.before, r.after, r.ratio, r.detectable,
-                      r.verdict, result_word(r.result)});
-      kinds.push_back(r.result);
+                      r.verdict, result_word(r)});
+      kinds.push_back(r);
     }
   }
   TableLayout layout;
@@ -43,13 +43,13 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
       layout.min_width[2] = std::max(layout.min_width[2], std::min<std::size_t>(display_width(row[2]), 32));
   if (colour)
     layout.paint = [&kinds](std::size_t row, std::size_t column, const std::string& cell) {
-      const RowResult r = kinds[row];
+      const VerdictRow& r = kinds[row];
       if (row == 0) return cell;
-      if (r == RowResult::Informational) return painted(kDim, cell);
+      if (r.informational()) return painted(kDim, cell);
       if (column != 8) return cell;
-      return r == RowResult::Pass                            ? painted(kGreen, cell)
-             : r == RowResult::Fail || r == RowResult::Error ? painted(kRed, cell)
-                                                             : painted(kYellow, cell);
+      return r.outcome == model::GateOutcome::Passed                  ? painted(kGreen, cell)
+             : r.outcome == model::GateOutcome::Failed || r.run_error ? painted(kRed, cell)
+                                                                      : painted(kYellow, cell);
     };
   print_text_table(out, rows, true, layout);
   out << "(* the scenario's gated metric. One row per gate, with its own result; \"not gated\" rows only say which "
@@ -74,7 +74,7 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
       if (note.rfind("warning: ", 0) == 0) out << wrap_text("(" + s.name + ": " + note + ")", kTableWidth, "   ");
     // Absolute figures moved on the baseline's own host: said, not gated.
     for (const auto& b : s.baseline)
-      if (b.compared && b.absolute_compared && b.absolute_verdict == "worse")
+      if (b.compared && b.absolute_compared && b.absolute_verdict == stats::Verdict::Worse)
         out << wrap_text(
             "(" + s.name + ": " + b.metric + " absolute figure worse than the baseline's on the same host: not gated)",
             kTableWidth, "   ");

@@ -42,7 +42,7 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
   const std::string& name = r.sp.manifest.name;
   if (!r.error_message.empty()) failures.push_back(name + ": " + r.error_message);
   for (const auto& g : r.result.gates)
-    if ((g.failed() || g.cannot_tell) && g.kind != model::GateKind::Equivalence)
+    if ((g.failed() || g.cannot_tell()) && g.kind != model::GateKind::Equivalence)
       failures.push_back(name + ": " + store::failure_message(g));
 }
 

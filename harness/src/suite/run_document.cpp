@@ -88,7 +88,6 @@ model::RunHeader run_header(const plan::RunPlan& rp) {
   // What keeps a scripted run from ever passing for a measurement (store/results_complete.hpp).
   if (rp.debug_samples)
     (*run.options)["debug_samples"] = std::filesystem::absolute(*rp.debug_samples).lexically_normal().string();
-  run.stop_reason = model::RunStop::Running;
   run.lies = rp.record.lie_args;
   return run;
 }

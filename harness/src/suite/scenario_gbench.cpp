@@ -94,7 +94,7 @@ double ScenarioRun::decided_at_alpha_of(const std::string& metric) const {
 // which only one binary has; equal work per benchmark is the benchmark code's to ensure.
 model::GateResult ScenarioRun::gbench_pair_gate() const {
   model::GateResult g{model::GateKind::Equivalence, "same benchmarks"};
-  g.passed = true;
+  g.outcome = model::GateOutcome::Passed;
   const auto& binaries = *sp.gbench();
   std::string names;
   for (const auto& b : binaries.benchmarks) names += (names.empty() ? "" : ", ") + b;

@@ -198,12 +198,12 @@ void ScenarioRun::run_rounds() {
       try {
         result.parity = model::Parity{parity::bundled_agreement(*sampling->service(), run_dir.path()), std::nullopt};
       } catch (const gate::EquivalenceFailure& e) {
-        agreement->passed = false;
+        agreement->outcome = model::GateOutcome::Failed;
         agreement->detail = e.what();
         throw;
       }
       const auto& a = result.parity->agreement;
-      agreement->passed = true;
+      agreement->outcome = model::GateOutcome::Passed;
       agreement->detail = std::to_string(a.value("agreeing", 0)) + " of " + std::to_string(a.value("requests", 0)) +
                           " requests answered alike by before and after";
     }
@@ -414,16 +414,17 @@ void ScenarioRun::finalise() {
   if (result.parity)  // exact per-route statement counts of AFTER (parity/bundled.hpp)
     for (const auto& sg : parity::statement_gates(result.parity->agreement, sp.manifest.service)) {
       ok = ok && sg.passed;
-      result.gates.emplace_back(model::GateKind::Claim, "statements per request on " + sg.route, sg.passed, sg.detail);
+      result.gates.emplace_back(model::GateKind::Claim, "statements per request on " + sg.route,
+                                model::passed_if(sg.passed), sg.detail);
     }
   // Rounds stopped once a gate had decided against AFTER: what they left open says why.
   if (outcome.stop.kind == run::StopKind::FailedAtLook)
     for (auto& g : result.gates)
-      if (g.cannot_tell)
+      if (g.cannot_tell())
         g.detail += " — stopped early at round " + std::to_string(outcome.rounds) +
                     ": a gate had decided against AFTER (--decide-all decides every comparison)";
   const bool cannot_tell =
-      std::any_of(result.gates.begin(), result.gates.end(), [](const model::GateResult& g) { return g.cannot_tell; });
+      std::any_of(result.gates.begin(), result.gates.end(), [](const model::GateResult& g) { return g.cannot_tell(); });
   if (!ok)
     exit_code = kExitPerformance;
   else if (cannot_tell)

@@ -77,19 +77,25 @@ TEST(ExitCode, SeverityNotNumber) {
 }
 
 TEST(RunEnding, StatusAndStopReasonFollowTheExitCode) {
-  using store::run_ending, model::RunStatus, model::RunStop;
+  using store::run_ending, model::RunStatus;
   EXPECT_EQ(run_ending(kExitOk, false).status, RunStatus::Passed);
-  EXPECT_EQ(run_ending(kExitOk, false).stop, RunStop::Completed);
   EXPECT_EQ(run_ending(kExitPerformance, false).status, RunStatus::Failed);
-  EXPECT_EQ(run_ending(kExitPerformance, false).stop, RunStop::GateFailed);
   EXPECT_EQ(run_ending(kExitEquivalence, false).status, RunStatus::Failed);
   EXPECT_EQ(run_ending(kExitRun, false).status, RunStatus::Error);
-  EXPECT_EQ(run_ending(kExitRun, false).stop, RunStop::Error);
+  EXPECT_EQ(run_ending(kExitCannotTell, false).status, RunStatus::CannotTell);
   const auto i = run_ending(kExitPerformance, true);
   EXPECT_EQ(i.exit_code, kExitInterrupted);
   EXPECT_EQ(i.status, RunStatus::Interrupted);
-  EXPECT_EQ(i.stop, RunStop::Interrupted);
-  EXPECT_EQ(name_of(RunStop::GateFailed), "gate failed");
+  // run.stop_reason is the status in the words files have always used.
+  const std::vector<std::pair<RunStatus, std::string>> words = {
+      {RunStatus::Running, "running"},    {RunStatus::Passed, "completed"},
+      {RunStatus::Failed, "gate failed"}, {RunStatus::CannotTell, "cannot tell"},
+      {RunStatus::Error, "error"},        {RunStatus::Interrupted, "interrupted"}};
+  for (const auto& [status, word] : words) {
+    model::ResultsDoc d;
+    d.outcome.status = status;
+    EXPECT_EQ(store::to_json(d)["run"]["stop_reason"], word);
+  }
 }
 
 plan::ScenarioPlan scenario_plan(const std::string& name) {

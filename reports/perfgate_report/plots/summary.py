@@ -53,7 +53,7 @@ def rows_of(run) -> list[Row]:
     for sc in run.scenarios:
         failed = bool(sc.failed_gates) or sc.error is not None
         gated = [c for c in sc.raw["comparisons"] if c.get("gated")]
-        if sc.raw.get("gates") and any(g["kind"] == "equivalence" and g["passed"] is False for g in sc.gates):
+        if sc.raw.get("gates") and any(g["kind"] == "equivalence" for g in sc.failed_gates):
             gated = []  # unequal work: its figures compare nothing
         if not gated:
             out.append(Row(f"{sc.name}", None, None, None, "not compared", failed, None))
