@@ -37,7 +37,7 @@ const CLI::Validator kIsoDate(
     },
     "ISO-DATE");
 
-std::string nothing_recorded(const suite::BaselineUpdate& u, bool from_history, const store::AcceptedQuery& q) {
+std::string nothing_recorded(const suite::BaselineUpdate& u, bool from_history, const history::AcceptedQuery& q) {
   if (!from_history) return u.from + ": no gated figure to record (see the skipped lines)";
   return u.from + ": no accepted run to record (clean, every gate passed" +
          (q.branch.empty() ? "" : ", branch " + q.branch) + (q.since.empty() ? "" : ", since " + q.since) +
@@ -86,7 +86,7 @@ void add_baseline_command(CLI::App& app) {
   auto alpha = std::make_shared<double>(0.05);
 
   auto from_history = std::make_shared<std::string>();
-  auto accepted = std::make_shared<store::AcceptedQuery>();
+  auto accepted = std::make_shared<history::AcceptedQuery>();
 
   auto* update = cmd->add_subcommand(
       "update", "Write or refresh the entries of every gated metric of RESULTS.json files (says which)");

@@ -1,12 +1,12 @@
 // `perfgate history add|show|publish`: every run's figures in SQLite or PostgreSQL, the series of
-// one scenario's metric with its change points (store/history_db.hpp, stats/change_points.hpp),
-// and every series as a static site (suite/history_publish.hpp).
+// one scenario's metric with its change points (history/history_db.hpp, stats/change_points.hpp),
+// and every series as a static site (history/history_publish.hpp).
 #include <iostream>
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "suite/history_publish.hpp"
-#include "suite/history_view.hpp"
+#include "history/history_publish.hpp"
+#include "history/history_view.hpp"
 
 namespace perfgate::cli {
 
@@ -19,12 +19,12 @@ void add_history_command(CLI::App& app) {
   auto* add = cmd->add_subcommand("add", "Record the figures of results files (a run already recorded is skipped)");
   add->add_option("results", *files, "Results files")->required()->expected(1, -1);
   flags::history_db(add, *db);
-  add->callback([=] { suite::add_to_history(std::cout, *files, *db); });
+  add->callback([=] { history::add_to_history(std::cout, *files, *db); });
 
   auto scenario = std::make_shared<std::string>(), metric = std::make_shared<std::string>();
   auto profile = std::make_shared<std::string>(), variant = std::make_shared<std::string>("after");
   auto median = std::make_shared<bool>(false);
-  auto steps = std::make_shared<suite::StepSettings>();
+  auto steps = std::make_shared<history::StepSettings>();
   auto json_out = std::make_shared<std::string>();
   auto host_class = std::make_shared<std::optional<std::string>>();
   auto* show = cmd->add_subcommand(
@@ -43,12 +43,12 @@ void add_history_command(CLI::App& app) {
       "--host-class", [host_class](const std::string& c) { *host_class = c; },
       "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
   show->callback([=] {
-    suite::HistoryQuery q{*db,        *scenario,           *metric,   *profile,   *variant, *median,
-                          steps->fit, steps->min_step_pct, *json_out, *host_class};
-    suite::show_history(std::cout, q);
+    history::HistoryQuery q{*db,        *scenario,           *metric,   *profile,   *variant, *median,
+                            steps->fit, steps->min_step_pct, *json_out, *host_class};
+    history::show_history(std::cout, q);
   });
 
-  auto site = std::make_shared<suite::PublishRequest>();
+  auto site = std::make_shared<history::PublishRequest>();
   auto* publish = cmd->add_subcommand(
       "publish",
       "Write every series as a static site: plots, change points, regressions (docs/history.md); -o DIR is\n"
@@ -61,7 +61,7 @@ void add_history_command(CLI::App& app) {
   publish
       ->add_option("--bisect-build", site->bisect_build, "The build command in the regressions' perfgate bisect lines")
       ->capture_default_str();
-  publish->callback([=] { suite::publish_history(std::cout, *site); });
+  publish->callback([=] { history::publish_history(std::cout, *site); });
 }
 
 }  // namespace perfgate::cli

@@ -136,15 +136,15 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
   return u;
 }
 
-BaselineUpdate update_baseline_from_history(const std::string& db, const store::AcceptedQuery& query,
+BaselineUpdate update_baseline_from_history(const std::string& db, const history::AcceptedQuery& query,
                                             const std::filesystem::path& file, bool append) {
   BaselineUpdate u;
   u.baseline = store::load_baseline(file);  // a malformed baseline is refused before the database is opened
-  if (!store::is_postgres_dsn(db) && !std::filesystem::exists(db))
+  if (!history::is_postgres_dsn(db) && !std::filesystem::exists(db))
     throw UsageError("no history at " + db + " (perfgate history add RESULTS.json records runs)");
-  auto history = store::open_history(db);
+  auto history = history::open_history(db);
   u.from = history->describe();
-  store::AcceptedRuns accepted = history->accepted_runs(query);
+  history::AcceptedRuns accepted = history->accepted_runs(query);
   for (const auto& n : query.scenarios) {
     auto named = [&](const std::string& line) { return line.rfind(n + "/", 0) == 0; };
     if (std::none_of(accepted.entries.begin(), accepted.entries.end(),

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "gate/baseline_gate.hpp"
+#include "history/history_db.hpp"
 #include "plan/plan.hpp"
 #include "store/baseline_file.hpp"
-#include "store/history_db.hpp"
 #include "suite/scenario_run.hpp"
 
 namespace perfgate::suite {
@@ -63,7 +63,7 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
 // `perfgate baseline update --from-history DB`: the accepted runs of `query` (clean, every gate
 // passed, of a branch, since a time, the newest N per host class) put into the baseline as results
 // files would be. Throws UsageError when DB is a SQLite file that does not exist.
-BaselineUpdate update_baseline_from_history(const std::string& db, const store::AcceptedQuery& query,
+BaselineUpdate update_baseline_from_history(const std::string& db, const history::AcceptedQuery& query,
                                             const std::filesystem::path& file, bool append);
 
 // `perfgate baseline check`: a results file's gated figures against the baseline at `file`

@@ -1,5 +1,5 @@
 // `perfgate history show`: one scenario's recorded series with its change points, as a table
-// and, when asked, as JSON for the plots (store/history_db.hpp, stats/change_points.hpp).
+// and, when asked, as JSON for the plots (history/history_db.hpp, stats/change_points.hpp).
 #pragma once
 
 #include <optional>
@@ -9,7 +9,7 @@
 
 #include "stats/change_points.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 // $PERFGATE_HISTORY_DB, else .perfgate/history.sqlite.
 std::string default_history_db();
@@ -32,4 +32,4 @@ void show_history(std::ostream& out, const HistoryQuery& q);
 // Records every results file (all read and checked first); says which were already there.
 void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db);
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

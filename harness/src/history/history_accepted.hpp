@@ -3,11 +3,11 @@
 // baseline.json entries.
 #pragma once
 
-#include "store/history_db.hpp"
-#include "store/history_sql.hpp"
+#include "history/history_db.hpp"
+#include "history/history_sql.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 AcceptedRuns accepted_runs(Sql& sql, const AcceptedQuery& q);
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 // A bound value: text, a number, an integer or NULL.
 struct Value {
@@ -55,4 +55,4 @@ std::unique_ptr<Sql> open_sqlite(const std::string& path);
 // Throws RunError when the server cannot be reached.
 std::unique_ptr<Sql> connect_postgres(const std::string& dsn);
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

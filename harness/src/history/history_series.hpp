@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "history/history_db.hpp"
 #include "stats/change_points.hpp"
-#include "store/history_db.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 // How the change points are found: `history show` and `history publish` take the same flags.
 struct StepSettings {
@@ -18,21 +18,21 @@ struct StepSettings {
 };
 
 // The step fit of a series' values (ordered by run time, as HistoryDb::series returns them).
-stats::StepFit fit_series(const std::vector<store::HistoryPoint>& points, const StepSettings& settings);
+stats::StepFit fit_series(const std::vector<history::HistoryPoint>& points, const StepSettings& settings);
 
 // Leaves out the `run --against` runs of a ratio series (their ratio is one build's AFTER over
 // another's, not a tree's AFTER over its BEFORE: another quantity); how many.
-std::size_t drop_against_runs(std::vector<store::HistoryPoint>& points);
+std::size_t drop_against_runs(std::vector<history::HistoryPoint>& points);
 
 // The host classes of a series' points, in the order they first appear ("" for rows recorded
 // before history schema 2, which have none).
-std::vector<std::string> host_classes(const std::vector<store::HistoryPoint>& points);
+std::vector<std::string> host_classes(const std::vector<history::HistoryPoint>& points);
 
 // The points of one host class ("" for those with none), in their order.
-std::vector<store::HistoryPoint> of_host_class(const std::vector<store::HistoryPoint>& points,
-                                               const std::string& host_class);
+std::vector<history::HistoryPoint> of_host_class(const std::vector<history::HistoryPoint>& points,
+                                                 const std::string& host_class);
 
 // For people: the class, or what a row without one is.
 std::string host_class_label(const std::string& host_class);
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

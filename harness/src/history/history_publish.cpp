@@ -1,4 +1,4 @@
-#include "suite/history_publish.hpp"
+#include "history/history_publish.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,22 +10,21 @@
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
 #include "common/time_stamp.hpp"
+#include "history/history_db.hpp"
+#include "history/history_site.hpp"
+#include "history/history_site_series.hpp"
+#include "history/history_view.hpp"
 #include "store/baseline_file.hpp"
-#include "store/history_db.hpp"
-#include "store/history_site.hpp"
-#include "suite/baseline_apply.hpp"
-#include "suite/history_site_series.hpp"
-#include "suite/history_view.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 namespace {
 
 namespace fs = std::filesystem;
 
 // Every change for the worse, newest first (by the first run after it).
-std::vector<store::SiteRegression> regressions_of(const std::vector<store::SiteSeries>& series) {
-  std::vector<store::SiteRegression> out;
+std::vector<history::SiteRegression> regressions_of(const std::vector<history::SiteSeries>& series) {
+  std::vector<history::SiteRegression> out;
   for (std::size_t i = 0; i < series.size(); ++i)
     for (std::size_t j = 0; j < series[i].changes.size(); ++j)
       if (series[i].changes[j].worse) out.push_back({i, j});
@@ -40,15 +39,15 @@ std::vector<store::SiteRegression> regressions_of(const std::vector<store::SiteS
 void publish_history(std::ostream& out, const PublishRequest& r) {
   const auto began = std::chrono::steady_clock::now();
   const std::string where = r.db.empty() ? default_history_db() : r.db;
-  if (!store::is_postgres_dsn(where) && !fs::exists(where))
+  if (!history::is_postgres_dsn(where) && !fs::exists(where))
     throw UsageError("no history at " + where + " (perfgate history add RESULTS.json records runs)");
   if (r.out_dir.empty()) throw UsageError("history publish: -o DIR names the site's folder");
-  auto h = store::open_history(where);
+  auto h = history::open_history(where);
   std::optional<model::Baseline> baseline;
   if (r.baseline != "none")
     baseline = store::load_baseline(r.baseline.empty() ? catalog::bundled_baseline() : fs::path(r.baseline));
 
-  store::SiteDoc doc;
+  history::SiteDoc doc;
   doc.database = h->describe();
   doc.generated_at = now_iso8601();
   doc.perfgate_version = PERFGATE_VERSION;
@@ -74,7 +73,7 @@ void publish_history(std::ostream& out, const PublishRequest& r) {
   doc.regressions = regressions_of(doc.series);
   std::size_t changes = 0;
   for (const auto& s : doc.series) changes += s.changes.size();
-  store::write_history_site(site_dir, doc, catalog::share_dir() / "reports" / "site");
+  history::write_history_site(site_dir, doc, catalog::share_dir() / "reports" / "site");
 
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
   char took[32];
@@ -87,4 +86,4 @@ void publish_history(std::ostream& out, const PublishRequest& r) {
         << " point(s) of run --against runs: their ratio is one build over another, not AFTER over BEFORE\n";
 }
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

@@ -2,9 +2,9 @@
 #include <sqlite3.h>
 
 #include "common/errors.hpp"
-#include "store/history_sql.hpp"
+#include "history/history_sql.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 namespace {
 
@@ -84,4 +84,4 @@ class SqliteSql : public Sql {
 
 std::unique_ptr<Sql> open_sqlite(const std::string& path) { return std::make_unique<SqliteSql>(path); }
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

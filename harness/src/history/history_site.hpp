@@ -3,8 +3,8 @@
 // a small HTML file naming its data (data/PAGE.js, `window.PERFGATE_PAGE = {...}`: a page opened
 // from file:// may not fetch() a JSON file) and the site's own script, copied from
 // share/perfgate/reports/site/, which draws the plots as SVG. Every figure arrives formatted
-// (common/number_format): the script formats nothing. The suite decides every value here
-// (suite/history_publish.hpp); this file only lays them out on disk.
+// (common/number_format): the script formats nothing. `history publish` decides every value here
+// (history/history_publish.hpp); this file only lays them out on disk.
 //
 //   DIR/index.html          every series: scenario × profile × gated metric × host class
 //   DIR/regressions.html    every change point for the worse, newest first, with its bisect command
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace perfgate::store {
+namespace perfgate::history {
 
 // One recorded run on a series page; the texts are for people, the numbers for the plot.
 struct SitePoint {
@@ -83,4 +83,4 @@ struct SiteDoc {
 // wrote (no .perfgate-site in it): it would be replaced.
 void write_history_site(const std::filesystem::path& dir, const SiteDoc& doc, const std::filesystem::path& assets);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::history

@@ -1,4 +1,4 @@
-#include "suite/history_site_series.hpp"
+#include "history/history_site_series.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -12,12 +12,11 @@
 #include "gate/policy.hpp"
 #include "stats/summary.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 namespace {
 
 namespace fs = std::filesystem;
-using store::HistoryPoint;
 
 std::string ratio_x(double v) { return format_number(v) + "x"; }
 
@@ -27,7 +26,7 @@ std::string ratio_text(const HistoryPoint& p) {
 
 bool is_worse(double change, Better better) { return better == Better::Higher ? change < 1 : change > 1; }
 
-std::string slug_of(const store::SeriesQuery& key, const std::string& host_class) {
+std::string slug_of(const history::SeriesQuery& key, const std::string& host_class) {
   std::string raw = key.scenario + "." + key.profile + "." + key.metric +
                     (key.variant == "after" ? "" : "." + key.variant) + "." +
                     (host_class.empty() ? "no-host-class" : host_class);
@@ -127,7 +126,7 @@ std::string method_text(const stats::StepFit& fit, const StepSettings& s, std::s
   return buf;
 }
 
-void set_axes(store::SiteSeries& s, const SiteSeriesInput& in) {
+void set_axes(history::SiteSeries& s, const SiteSeriesInput& in) {
   double lo = INFINITY, hi = -INFINITY;
   auto take = [&](double v) {
     if (!std::isfinite(v)) return;
@@ -163,7 +162,7 @@ void set_axes(store::SiteSeries& s, const SiteSeriesInput& in) {
 
 }  // namespace
 
-std::string bisect_command(const store::SeriesQuery& key, const std::string& good, const std::string& bad,
+std::string bisect_command(const history::SeriesQuery& key, const std::string& good, const std::string& bad,
                            const std::string& reproduce, const std::string& build) {
   if (good.empty() || bad.empty() || good == "unknown" || bad == "unknown" || good == bad) return "";
   const std::string head = "perfgate bisect --good " + good + " --bad " + bad + " --build " + shell_quote(build);
@@ -209,10 +208,10 @@ std::vector<double> sparkline(const std::vector<double>& values, std::size_t mos
   return out;
 }
 
-store::SiteSeries site_series(const SiteSeriesInput& in) {
+history::SiteSeries site_series(const SiteSeriesInput& in) {
   const auto& points = *in.points;
   const HistoryPoint& newest = points.back();
-  store::SiteSeries s;
+  history::SiteSeries s;
   s.slug = slug_of(in.key, in.host_class);
   s.scenario = in.key.scenario;
   s.profile = in.key.profile;
@@ -270,4 +269,4 @@ store::SiteSeries site_series(const SiteSeriesInput& in) {
   return s;
 }
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "history/history_sql.hpp"
 #include "model/results_model.hpp"
-#include "store/history_sql.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 // False when the run is there already (recorded earlier, or by another perfgate right now).
 bool insert_run(Sql& sql, const model::ResultsDoc& results, const std::string& source_file);
@@ -17,4 +17,4 @@ bool insert_run(Sql& sql, const model::ResultsDoc& results, const std::string& s
 void insert_points(Sql& sql, const std::string& run_id, const model::ScenarioResult& s,
                    const std::vector<model::BaselineEntry>& gated);
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

@@ -1,4 +1,4 @@
-#include "store/history_insert.hpp"
+#include "history/history_insert.hpp"
 
 #include <array>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "common/time_stamp.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 namespace {
 
@@ -117,4 +117,4 @@ void insert_points(Sql& sql, const std::string& run_id, const model::ScenarioRes
         sql.exec(kInsertPoint, median_row(run_id, s, variant, metric, m, median_ci(gated, s, variant, metric)));
 }
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

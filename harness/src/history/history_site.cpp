@@ -1,4 +1,4 @@
-#include "store/history_site.hpp"
+#include "history/history_site.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -7,7 +7,7 @@
 #include "common/files.hpp"
 #include "perfgate/xml_escape.hpp"
 
-namespace perfgate::store {
+namespace perfgate::history {
 
 namespace {
 
@@ -204,4 +204,4 @@ void write_history_site(const fs::path& dir, const SiteDoc& doc, const fs::path&
   staged.commit();
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::history

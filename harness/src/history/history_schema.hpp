@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "store/history_sql.hpp"
+#include "history/history_sql.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 // 0: no perfgate tables yet. Throws UsageError, naming `what`, for another program's database
 // or a version this perfgate neither reads nor migrates.
@@ -17,4 +17,4 @@ int schema_version(Sql& sql, const std::string& what);
 // or migrated the tables since.
 void upgrade_schema(Sql& sql, const std::string& what);
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

@@ -4,9 +4,9 @@
 #include <cstdlib>
 
 #include "common/errors.hpp"
-#include "store/history_sql.hpp"
+#include "history/history_sql.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 namespace {
 
@@ -87,4 +87,4 @@ class PostgresSql : public Sql {
 
 std::unique_ptr<Sql> connect_postgres(const std::string& dsn) { return std::make_unique<PostgresSql>(dsn); }
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

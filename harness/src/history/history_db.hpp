@@ -19,7 +19,7 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::history {
 
 inline constexpr int kHistorySchemaVersion = 3;
 
@@ -100,4 +100,4 @@ std::unique_ptr<HistoryDb> open_history(const std::string& where);
 
 bool is_postgres_dsn(const std::string& where);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::history

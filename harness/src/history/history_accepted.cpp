@@ -1,4 +1,4 @@
-#include "store/history_accepted.hpp"
+#include "history/history_accepted.hpp"
 
 #include <algorithm>
 #include <map>
@@ -6,7 +6,7 @@
 
 #include "common/time_stamp.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 namespace {
 
@@ -135,4 +135,4 @@ AcceptedRuns accepted_runs(Sql& sql, const AcceptedQuery& q) {
   return select_accepted(sql.query(statement, params), q);
 }
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

@@ -1,6 +1,6 @@
-// `perfgate history publish`: the history as a static site (store/history_site.hpp) — a page per
+// `perfgate history publish`: the history as a static site (history/history_site.hpp) — a page per
 // series (scenario × profile × gated metric × host class: host classes are never one line), its
-// change points found as `history show --host-class` finds them (suite/history_series.hpp), the
+// change points found as `history show --host-class` finds them (history/history_series.hpp), the
 // band baseline.json accepts for the class, and a page of every change for the worse with the
 // `perfgate bisect` command that would narrow it.
 #pragma once
@@ -8,9 +8,9 @@
 #include <ostream>
 #include <string>
 
-#include "suite/history_series.hpp"
+#include "history/history_series.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 struct PublishRequest {
   std::string db;        // empty: default_history_db()
@@ -24,4 +24,4 @@ struct PublishRequest {
 // Throws UsageError when there is no history or nothing gated in it, or the folder is not one to replace.
 void publish_history(std::ostream& out, const PublishRequest& request);
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

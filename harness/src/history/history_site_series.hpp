@@ -1,4 +1,4 @@
-// One series of the history site as its page shows it (store::SiteSeries): every run's figure
+// One series of the history site as its page shows it (history::SiteSeries): every run's figure
 // and interval formatted (common/number_format), the axes, the change points of its step fit with
 // the commits on either side and the bisect command, the band baseline.json accepts, the report
 // beside each run's results file.
@@ -8,18 +8,18 @@
 #include <string>
 #include <vector>
 
+#include "history/history_db.hpp"
+#include "history/history_series.hpp"
+#include "history/history_site.hpp"
 #include "model/results_model.hpp"
 #include "stats/change_points.hpp"
-#include "store/history_db.hpp"
-#include "store/history_site.hpp"
-#include "suite/history_series.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 
 struct SiteSeriesInput {
-  store::SeriesQuery key;
+  history::SeriesQuery key;
   std::string host_class;
-  const std::vector<store::HistoryPoint>* points = nullptr;  // of this class, oldest first
+  const std::vector<history::HistoryPoint>* points = nullptr;  // of this class, oldest first
   const stats::StepFit* fit = nullptr;
   StepSettings steps;
   std::filesystem::path site_dir;  // where the site will be: report links are relative to it
@@ -27,12 +27,12 @@ struct SiteSeriesInput {
   const model::Baseline* baseline = nullptr;  // none: no band
 };
 
-store::SiteSeries site_series(const SiteSeriesInput& in);
+history::SiteSeries site_series(const SiteSeriesInput& in);
 
 // The `perfgate bisect` command that narrows a change between two commits: a catalog scenario's
 // (its reproduce line is `perfgate run ...`) runs as `run --against` runs it; anything else names
 // the command to time, which the reproduce line holds.
-std::string bisect_command(const store::SeriesQuery& key, const std::string& good, const std::string& bad,
+std::string bisect_command(const history::SeriesQuery& key, const std::string& good, const std::string& bad,
                            const std::string& reproduce, const std::string& build);
 
 // "[lo, hi]" ticks at 1, 2, 2.5 or 5 × 10^k covering [lo, hi], about `count` of them.
@@ -41,4 +41,4 @@ std::vector<double> nice_ticks(double lo, double hi, int count);
 // At most `most` values standing for the series (the median of each run of consecutive values).
 std::vector<double> sparkline(const std::vector<double>& values, std::size_t most);
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

@@ -1,9 +1,9 @@
-#include "store/history_schema.hpp"
+#include "history/history_schema.hpp"
 
 #include "common/errors.hpp"
-#include "store/history_db.hpp"
+#include "history/history_db.hpp"
 
-namespace perfgate::store::history {
+namespace perfgate::history {
 
 namespace {
 
@@ -84,4 +84,4 @@ void upgrade_schema(Sql& sql, const std::string& what) {
   }
 }
 
-}  // namespace perfgate::store::history
+}  // namespace perfgate::history

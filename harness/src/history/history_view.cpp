@@ -1,4 +1,4 @@
-#include "suite/history_view.hpp"
+#include "history/history_view.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -10,12 +10,12 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "gate/baseline_entries.hpp"
-#include "store/history_db.hpp"
+#include "history/history_db.hpp"
+#include "history/history_series.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_complete.hpp"
-#include "suite/history_series.hpp"
 
-namespace perfgate::suite {
+namespace perfgate::history {
 namespace {
 
 using json = nlohmann::json;
@@ -52,7 +52,7 @@ void add_to_history(std::ostream& out, const std::vector<std::string>& files, co
     store::require_complete(docs.back(), f);
     store::require_measured(docs.back(), f);
   }
-  auto h = store::open_history(db.empty() ? default_history_db() : db);
+  auto h = history::open_history(db.empty() ? default_history_db() : db);
   for (std::size_t i = 0; i < docs.size(); ++i) {
     const bool added = h->add_run(docs[i], files[i], gated_entries(docs[i]));
     out << (added ? "added   " : "already ") << docs[i].run.id << " (commit " << docs[i].run.commit.substr(0, 12)
@@ -63,9 +63,9 @@ void add_to_history(std::ostream& out, const std::vector<std::string>& files, co
 void show_history(std::ostream& out, const HistoryQuery& query) {
   HistoryQuery q = query;
   const std::string where = q.db.empty() ? default_history_db() : q.db;
-  if (!store::is_postgres_dsn(where) && !std::filesystem::exists(where))
+  if (!history::is_postgres_dsn(where) && !std::filesystem::exists(where))
     throw UsageError("no history at " + where + " (perfgate history add RESULTS.json records runs)");
-  auto h = store::open_history(where);
+  auto h = history::open_history(where);
   const std::string kind = q.median ? "median" : "ratio";
   std::string prof = q.profile;
   if (prof.empty()) {
@@ -207,4 +207,4 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                                       "\n");
 }
 
-}  // namespace perfgate::suite
+}  // namespace perfgate::history

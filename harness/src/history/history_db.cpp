@@ -2,22 +2,18 @@
 // back. The SQL each database speaks is history_sqlite.cpp / history_postgres.cpp, the tables
 // history_schema.cpp, the rows of a run history_insert.cpp, the runs a baseline is made of
 // history_accepted.cpp.
-#include "store/history_db.hpp"
+#include "history/history_db.hpp"
 
 #include <filesystem>
 
-#include "store/history_accepted.hpp"
-#include "store/history_insert.hpp"
-#include "store/history_schema.hpp"
-#include "store/history_sql.hpp"
+#include "history/history_accepted.hpp"
+#include "history/history_insert.hpp"
+#include "history/history_schema.hpp"
+#include "history/history_sql.hpp"
 
-namespace perfgate::store {
+namespace perfgate::history {
 
 namespace {
-
-using history::Row;
-using history::Sql;
-using history::Value;
 
 const char* kSeries =
     "SELECT r.run_id, r.started_at, r.commit_sha, r.host_fingerprint, r.dirty, p.value, p.ci_lo, p.ci_hi, p.n, "
@@ -181,4 +177,4 @@ std::unique_ptr<HistoryDb> open_history(const std::string& where) {
   return std::make_unique<History>(history::open_sqlite(where), "sqlite:" + where);
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::history
