@@ -11,6 +11,7 @@
 #include "layouts/layout_ab.hpp"
 #include "plan/ab_plan.hpp"
 #include "plan/against.hpp"
+#include "plan/nested_run.hpp"
 #include "process/capture.hpp"
 #include "run/child.hpp"
 #include "suite/benchmark_lister.hpp"
@@ -81,21 +82,17 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
                " would not fit the step budget of " + std::to_string(static_cast<int>(setup_.budget_s)) + " s";
       break;
     }
-    plan::RunOptions o = setup_.options;
-    o.min_rounds = o.max_rounds = kBatches[k];
-    o.max_time_s.reset();
-    o.warmup = k == 0 ? 1 : 0;
-    o.outputs.quiet = true;
-    o.baseline_path = "none";
-    o.baseline_given = true;
-    o.seed = setup_.options.seed.value_or(1) + static_cast<std::uint64_t>(k);
-    o.outputs.json_path =
-        (trees_.cache() / "steps" / (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
-            .string();
-    o.outputs.out_dir.clear();
+    plan::RunOptions o = plan::nested_options(
+        setup_.options,
+        {.rounds = kBatches[k],
+         .warmup = k == 0 ? 1 : 0,
+         .seed_offset = static_cast<std::uint64_t>(k),
+         .results_file = (trees_.cache() / "steps" /
+                          (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
+                             .string(),
+         .debug_samples = setup_.script ? script_for(tested, k).string() : std::string()});
     o.argv = setup_.argv;
     o.bisect_step = {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}};
-    if (setup_.script) o.debug_samples = script_for(tested, k).string();
     plan::RunPlan plan;
     if (setup_.scenario.empty()) {
       plan::AbPair pair;

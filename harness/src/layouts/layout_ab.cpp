@@ -3,6 +3,7 @@
 #include "common/errors.hpp"
 #include "layouts/layout_script.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/nested_run.hpp"
 #include "stats/summary.hpp"
 #include "suite/execute.hpp"
 #include "suite/paired_rounds.hpp"
@@ -65,18 +66,15 @@ LayoutOutcome run_layouts(const LayoutRequest& r, const suite::RunSink& sink) {
   std::filesystem::create_directories(r.dir);
   std::vector<stats::LayoutPair> pairs;
   for (int k = 1; k <= r.layouts; ++k) {
-    plan::RunOptions o = r.options;
-    o.min_rounds = o.max_rounds = r.rounds;
-    o.max_time_s.reset();
-    if (!o.warmup) o.warmup = 1;  // each layout is another build: its first run warms its own files
-    o.outputs.quiet = true;
-    o.outputs.out_dir.clear();
-    o.outputs.json_path = (r.dir / ("layout-" + std::to_string(k) + ".json")).string();
-    o.baseline_path = "none";
-    o.baseline_given = true;
-    o.seed = r.options.seed.value_or(1) + static_cast<std::uint64_t>(k);
-    if (!r.options.debug_samples.empty())
-      o.debug_samples = script_for_layout(r.options.debug_samples, k, r.layouts, r.dir).string();
+    // Each layout is another build: its first run warms its own files.
+    const plan::RunOptions o = plan::nested_options(
+        r.options, {.rounds = r.rounds,
+                    .warmup = r.options.warmup.value_or(1),
+                    .seed_offset = static_cast<std::uint64_t>(k),
+                    .results_file = (r.dir / ("layout-" + std::to_string(k) + ".json")).string(),
+                    .debug_samples = r.options.debug_samples.empty()
+                                         ? std::string()
+                                         : script_for_layout(r.options.debug_samples, k, r.layouts, r.dir).string()});
     plan::AbPair pair;
     pair.name = r.name + "[layout=" + std::to_string(k) + "]";
     pair.before_argv = with_layout(r.before_argv, k);

@@ -10,6 +10,7 @@
 
 #include "common/errors.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/nested_run.hpp"
 #include "plan/shard.hpp"
 
 using namespace perfgate::plan;
@@ -115,4 +116,31 @@ TEST(Rounds, TheFirstBudgetedLookIsTheFirstTheFamilyCanDecideAt) {
   for (const auto& s : plan_ab_family(three, "cpu_ms", o).scenarios) EXPECT_EQ(s.looks.front(), 10);
   o.min_rounds = 20;
   EXPECT_EQ(plan_ab_family(three, "cpu_ms", o).scenarios.front().looks.front(), 20);
+}
+
+// A nested run (a bisect step, a layout's pair, a lie, a calibration pair) is quiet, never
+// judged against a baseline, writes one results file, fixes its rounds and offsets its seed;
+// what it does not say stays as the user asked.
+TEST(NestedRun, KeepsWhatItDoesNotSay) {
+  RunOptions asked;
+  asked.seed = 5;
+  asked.noise = 0.03;
+  asked.max_time_s = 60;
+  asked.outputs.out_dir = "perfgate-out";
+  asked.debug_samples = "script.json";
+  const auto o = nested_options(asked, {.rounds = 4, .warmup = 0, .seed_offset = 2, .results_file = "s.json"});
+  EXPECT_EQ(o.min_rounds, 4);
+  EXPECT_EQ(o.max_rounds, 4);
+  EXPECT_FALSE(o.max_time_s.has_value());
+  EXPECT_EQ(o.warmup, 0);
+  EXPECT_EQ(o.seed, 7u);
+  EXPECT_TRUE(o.outputs.quiet);
+  EXPECT_EQ(o.outputs.results_file(), "s.json");
+  EXPECT_EQ(o.baseline_path, "none");
+  EXPECT_EQ(o.noise, 0.03);
+  EXPECT_EQ(o.debug_samples, "script.json");
+  const auto as_asked = nested_options(asked, {});
+  EXPECT_EQ(as_asked.max_time_s, 60);
+  EXPECT_EQ(as_asked.seed, 5u);
+  EXPECT_EQ(as_asked.outputs.results_file(), "");
 }

@@ -14,6 +14,7 @@
 #include "common/files.hpp"
 #include "measure/host.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/nested_run.hpp"
 #include "run/counting_sample.hpp"
 #include "suite/calibration_summary.hpp"
 #include "suite/execute.hpp"
@@ -56,18 +57,16 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
     return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
                                     "--self-time", self.string()};
   };
-  plan::RunOptions ab = o.ab;
+  plan::RunOptions ab = plan::nested_options(
+      o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
+             .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string()});
   ab.duet = duet;
-  ab.outputs.quiet = true;
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
   // makes every further round cost ~50x.
   if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
   // ab's own default is a 50 s time-budgeted design per pair; calibrate wants many short pairs
   // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
   if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = 30;
-  ab.outputs.json_path = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string();
-  ab.seed = (o.ab.seed ? *o.ab.seed : 1) + static_cast<std::uint64_t>(serial);
-  ab.baseline_path = "none";
   if (counted) ab.measures = {"instructions"};
   ab.argv = {"perfgate", "calibrate"};
   const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);

@@ -7,6 +7,7 @@
 
 #include "catalog/catalog.hpp"
 #include "common/errors.hpp"
+#include "plan/nested_run.hpp"
 #include "plan/plan.hpp"
 #include "suite/execute.hpp"
 
@@ -26,15 +27,11 @@ struct Ran {
 Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& scenario,
              const std::vector<std::string>& lie_args, const LiesOptions& lo, const std::vector<std::string>& argv,
              const RunSink& status) {
-  plan::RunOptions o;
-  o.profile = lo.profile;
-  o.min_rounds = lo.rounds;
-  o.max_rounds = lo.rounds;
-  o.warmup = 0;
-  o.seed = lo.seed;
-  o.cpus = lo.cpus;
-  o.outputs.quiet = true;
-  o.baseline_path = "none";
+  plan::RunOptions asked;
+  asked.profile = lo.profile;
+  asked.seed = lo.seed;
+  asked.cpus = lo.cpus;
+  plan::RunOptions o = plan::nested_options(asked, {.rounds = lo.rounds, .warmup = 0});
   // Only equivalence (and exact counts) decide a lie; a performance verdict at two rounds is
   // neither possible nor wanted, so no `improve` policy asks for one.
   o.policy = catalog::Policy::NoRegress;

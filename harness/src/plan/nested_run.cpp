@@ -1,0 +1,23 @@
+#include "plan/nested_run.hpp"
+
+namespace perfgate::plan {
+
+RunOptions nested_options(const RunOptions& asked, const NestedRun& n) {
+  RunOptions o = asked;
+  if (n.rounds) {
+    o.min_rounds = o.max_rounds = *n.rounds;
+    o.max_time_s.reset();
+  }
+  if (n.warmup) o.warmup = *n.warmup;
+  if (n.seed_offset) o.seed = asked.seed.value_or(1) + *n.seed_offset;
+  o.outputs.quiet = true;
+  o.outputs.out_dir.clear();
+  o.outputs.json_path = n.results_file;
+  // A nested run answers its caller's question; the caller's run is what a baseline judges.
+  o.baseline_path = "none";
+  o.baseline_given = true;
+  if (!n.debug_samples.empty()) o.debug_samples = n.debug_samples;
+  return o;
+}
+
+}  // namespace perfgate::plan

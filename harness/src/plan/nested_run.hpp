@@ -1,0 +1,28 @@
+// A run made inside another command — a bisect step, one layout's pair, a lie, one of
+// calibrate's pairs — asked for in one typed request instead of options filled by hand: it is
+// quiet, never compared with a baseline, writes its results to one file (or none) and is seeded
+// apart from its siblings. Whatever the request leaves out stays as the user asked.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "plan/options.hpp"
+
+namespace perfgate::plan {
+
+struct NestedRun {
+  std::optional<int> rounds = {};  // a fixed number of rounds (no time budget); none: as asked
+  std::optional<int> warmup = {};  // none: as asked
+  // Added to the user's seed (1 when none was given), so the n-th sibling's rounds differ;
+  // none: the seed as asked (a random one when none was).
+  std::optional<std::uint64_t> seed_offset = {};
+  std::string results_file = {};   // empty: no results file
+  std::string debug_samples = {};  // this run's script (tests); empty: the one asked for, if any
+};
+
+// `asked` as the nested run `n` needs it.
+RunOptions nested_options(const RunOptions& asked, const NestedRun& n);
+
+}  // namespace perfgate::plan
