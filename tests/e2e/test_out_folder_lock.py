@@ -32,7 +32,7 @@ def test_a_second_command_on_the_same_out_folder_is_refused(perfgate, tmp_path):
         wait_for(lambda: lock.exists() and lock.read_text().startswith(f"pid {first.pid} "), "the first's lock")
         second = perfgate("ab", "true", "true", *FEW, "--out", out, cwd=tmp_path)
         assert second.returncode == 2, second.stdout + second.stderr
-        assert second.stderr.startswith(f"perfgate: the out folder {out} is in use by pid {first.pid} ("), second.stderr
+        assert second.stderr.startswith(f"perfgate: the out folder {out} is in use by pid {first.pid} on "), second.stderr
         bisect = perfgate("bisect", "--good", "HEAD~1", "--build", "true", "--out", out, "--", "true", cwd=tmp_path)
         assert bisect.returncode == 2 and f"the out folder {out} is in use" in bisect.stderr, bisect.stderr
         # calibrate and parity write out folders too, and wait their turn the same way.

@@ -71,6 +71,23 @@ RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std:
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   waited_s_ = elapsed();
+  write_holder(holder);
+}
+
+std::unique_ptr<RunLock> RunLock::try_exclusive(const std::filesystem::path& file, const std::string& holder,
+                                                std::string* held_by) {
+  std::unique_ptr<RunLock> lock(new RunLock(open_lock_file(file, 0644)));
+  while (::flock(lock->fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR) continue;
+    if (errno != EWOULDBLOCK) throw RunError("cannot lock " + file.string() + ": " + std::strerror(errno));
+    if (held_by) *held_by = holder_of(lock->fd_);
+    return nullptr;
+  }
+  lock->write_holder(holder);
+  return lock;
+}
+
+void RunLock::write_holder(const std::string& holder) {
   acquired_unix_ = now_unix();
   char host[256] = "?";
   ::gethostname(host, sizeof host - 1);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -25,6 +26,11 @@ class RunLock {
   // so there is no queue to report and no holder line (shared holders would overwrite each
   // other's). Throws RunError when the file cannot be opened or locked.
   RunLock(const std::filesystem::path& file, Sharing sharing);
+  // Takes the lock at once or not at all, with a holder line like the waiting lock's: none when
+  // another process holds it, whose line is then in *held_by (an out folder: a second command
+  // fails at once rather than queue). Throws RunError when the file cannot be opened or locked.
+  static std::unique_ptr<RunLock> try_exclusive(const std::filesystem::path& file, const std::string& holder,
+                                                std::string* held_by);
   ~RunLock();
   RunLock(const RunLock&) = delete;
   RunLock& operator=(const RunLock&) = delete;
@@ -34,6 +40,9 @@ class RunLock {
   const std::string& waited_for() const { return waited_for_; }  // the holder seen while waiting, if any
 
  private:
+  explicit RunLock(int fd) : fd_(fd) {}
+  void write_holder(const std::string& holder);
+
   int fd_ = -1;
   bool wrote_holder_ = false;
   double waited_s_ = 0, acquired_unix_ = 0;
