@@ -8,6 +8,7 @@
 #include "common/shell_words.hpp"
 #include "common/time_stamp.hpp"
 #include "measure/host.hpp"
+#include "stats/summary.hpp"
 
 namespace perfgate::layouts {
 
@@ -22,21 +23,16 @@ store::LayoutSpread spread_of(const std::vector<LayoutRun>& runs) {
     std::vector<double> logs;
     for (const auto* side : {&run.before, &run.after})
       for (double v : *side) logs.push_back(std::log(v));
-    double m = 0;
-    for (double l : logs) m += l;
-    m /= static_cast<double>(logs.size());
-    for (double l : logs) within += (l - m) * (l - m);
-    within_df += static_cast<double>(logs.size()) - 1;
+    const stats::Summary of_layout = stats::summarize(logs);
+    const double m = of_layout.mean, n = static_cast<double>(logs.size());
+    within += of_layout.stddev * of_layout.stddev * (n - 1);
+    within_df += n - 1;
     per_layout = static_cast<double>(logs.size());
     means.push_back(m);
     s.medians.push_back(std::exp(m));
   }
-  double grand = 0;
-  for (double m : means) grand += m;
-  grand /= static_cast<double>(means.size());
-  double between = 0;
-  for (double m : means) between += (m - grand) * (m - grand);
-  between /= static_cast<double>(means.size() - 1);
+  const stats::Summary of_means = stats::summarize(means);
+  const double grand = of_means.mean, between = of_means.stddev * of_means.stddev;
   s.noise_sd = within_df > 0 ? std::sqrt(within / within_df) : 0;
   s.layout_sd = std::sqrt(std::max(0.0, between - s.noise_sd * s.noise_sd / per_layout));
   const auto [lo, hi] = std::minmax_element(means.begin(), means.end());

@@ -17,18 +17,11 @@ namespace {
 // Paull's rule (1950): pool the layouts' rounds when their F test gives p >= 0.25.
 constexpr double kPoolAbove = 0.25;
 
-double mean(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / static_cast<double>(v.size());
-}
+double mean(const std::vector<double>& v) { return summarize(v).mean; }
 
 double sample_variance(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  const double m = mean(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return s / static_cast<double>(v.size() - 1);
+  const double sd = summarize(v).stddev;  // 0 for one value
+  return sd * sd;
 }
 
 void check(const std::vector<LayoutPair>& layouts) {
