@@ -239,6 +239,12 @@ class ScenarioView:
             return []
         return [float(x) for x in ser.get("values") or [] if isinstance(x, (int, float)) and math.isfinite(x)]
 
+    def series_summary(self, variant: str, name: str) -> dict | None:
+        """The harness's summary of one series of one variant: n, p50, p90, p95, p99, max, …"""
+        s = (self.raw.get("series_summaries") or {}).get(variant)
+        s = s.get(name) if isinstance(s, dict) else None
+        return s if isinstance(s, dict) else None
+
     def explain(self, variant: str) -> str | None:
         e = (self.raw.get("extra") or {}).get(variant)
         if isinstance(e, dict) and isinstance(e.get("explain"), str) and e["explain"].strip():

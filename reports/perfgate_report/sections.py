@@ -129,23 +129,27 @@ def _measurements(sc: ScenarioView) -> list[str]:
     return lines
 
 
+NOT_IN_FILE = "not in this results file"
+
+
 def _series_table(sc: ScenarioView) -> list[str]:
     """A program's own series (one figure per page, request, …) as the plots draw it: its
-    quantiles, which no summary of the harness holds (it summarises samples, not series)."""
-    import numpy as np
-
+    quantiles as the harness summarised them (`series_summaries`). A file written before those
+    were recorded says so: the report computes none."""
     names = sc.series_names()
     rows = []
     for name in names:
         for v in sc.variants:
             ser = sc.series(v).get(name)
-            vals = sc.series_values(v, name)
-            if not vals or (isinstance(ser, dict) and isinstance(ser.get("x"), list)):
+            if not sc.series_values(v, name) or (isinstance(ser, dict) and isinstance(ser.get("x"), list)):
                 continue
-            unit = ser.get("unit", "") if isinstance(ser, dict) else ""
-            p50, p90, p99 = (float(q) for q in np.percentile(vals, [50, 90, 99]))
-            rows.append(f"| {name} | {v} | {len(vals)} | {fmt.quantity(p50, unit)} | {fmt.quantity(p90, unit)} | "
-                        f"{fmt.quantity(p99, unit)} | {fmt.quantity(max(vals), unit)} |")
+            s = sc.series_summary(v, name)
+            if s is None:
+                rows.append(f"| {name} | {v} | — | {NOT_IN_FILE} | | | |")
+                continue
+            unit = s.get("unit", "")
+            q = {k: fmt.quantity(float(s[k]), unit) for k in ("p50", "p90", "p99", "max")}
+            rows.append(f"| {name} | {v} | {s['n']} | {q['p50']} | {q['p90']} | {q['p99']} | {q['max']} |")
     if not rows:
         return []
     return ["### Distributions", "",

@@ -71,6 +71,21 @@ def summarize(values: list[float], unit: str, better: str, source: str) -> dict:
     }
 
 
+def series_summaries(series: dict) -> dict:
+    """What the harness writes of each series (store::summarize_series): the summary of its
+    finite values, without the fields a metric's summary has and a series has not."""
+    out: dict = {}
+    for v, of_variant in series.items():
+        out[v] = {}
+        for name, ser in of_variant.items():
+            vals = [float(x) for x in ser.get("values", []) if isinstance(x, (int, float)) and math.isfinite(x)]
+            if vals:
+                s = summarize(vals, ser.get("unit", ""), "lower", "")
+                out[v][name] = {k: s[k] for k in ("n", "unit", "median", "mean", "stddev", "mad", "min", "max",
+                                                 "p50", "p90", "p95", "p99")}
+    return out
+
+
 def median_interval(values: list[float], confidence: float = 0.95) -> dict:
     """The harness's interval of the median (stats::median_interval_sorted): order statistics
     k and n-k+1 with the largest k covering at least `confidence`; none for one value."""
@@ -221,7 +236,7 @@ def scenario(
         "variants": variants, "samples": samples, "summaries": summaries, "comparisons": comparisons,
         "gates": gates, "anchors": out_anchors, "excluded": list(excluded or []),
         "stop": {"reason": f"clear at look 1 (round {rounds})", "rounds": rounds, "looks": [rounds]},
-        "series": series or {}, "extra": extra or {}, "notes": list(notes or []),
+        "series": series or {}, "series_summaries": series_summaries(series or {}), "extra": extra or {}, "notes": list(notes or []),
     }
     if error is not None:
         doc["error"] = error

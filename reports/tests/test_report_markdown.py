@@ -118,6 +118,18 @@ def test_scenario_section_has_everything(factory, standard_doc, tmp_path):
     assert "| after vs before (gated) | ms_per_page_p50 |" in s1
 
 
+def test_series_quantiles_are_the_harnesss_and_an_older_file_says_it_has_none(factory, standard_doc, tmp_path):
+    sc = standard_doc["scenarios"][0]
+    summary = sc["series_summaries"]["after"]["page_ms"]
+    summary.update(p50=1.0, p90=2.0, p99=3.0, max=4.0)  # whatever the harness wrote is what is shown
+    text = render(factory, standard_doc, tmp_path)
+    assert "| page_ms | after | 40 | 1.00 ms | 2.00 ms | 3.00 ms | 4.00 ms |" in section(text, "## 1. ")
+    for s in standard_doc["scenarios"]:
+        s.pop("series_summaries")
+    old = section(render(factory, standard_doc, tmp_path / "old"), "## 1. ")
+    assert "| page_ms | after | — | not in this results file | | | |" in old
+
+
 def test_excluded_requests_appear_in_their_section(factory, standard_doc, tmp_path):
     text = render(factory, standard_doc, tmp_path)
     s3 = section(text, "## 3. ")
@@ -215,3 +227,4 @@ def test_microbenchmarks_beside_the_samples(factory, tmp_path):
     text = section(render(factory, doc, tmp_path), "## 1. ")
     assert "### Microbenchmarks (Google Benchmark)" in text
     assert "| BM_verify/warm_hit | 612 ns | 610 ns | 1,120,000 |" in text
+

@@ -34,6 +34,14 @@ struct MetricSummary {
 // variant → metric → summary, over measured (non-warm-up) samples.
 using Summaries = std::map<std::string, std::map<std::string, MetricSummary>>;
 
+// One series a program recorded in a variant's last measured sample (per-page times,
+// per-request latencies), summarised by the harness: the report reads its quantiles.
+struct SeriesSummary {
+  stats::Summary s;
+  std::string unit;
+};
+using SeriesSummaries = std::map<std::string, std::map<std::string, SeriesSummary>>;  // variant → series →
+
 // One metric of one variant against its compare_to, paired by round.
 struct Comparison {
   std::string variant, baseline, metric, unit;
@@ -286,6 +294,7 @@ struct ScenarioResult {
   std::optional<Parity> parity;
   std::optional<std::map<std::string, nlohmann::json>> steal;   // per variant (run::summarise_steal)
   std::optional<std::map<std::string, nlohmann::json>> series;  // per variant: the last sample's series
+  std::optional<SeriesSummaries> series_summaries;              // of `series`; none in a file written before them
   std::optional<Extra> extra;
   std::optional<Stop> stop;
   std::optional<std::string> reproduce;  // the command that re-runs exactly this scenario

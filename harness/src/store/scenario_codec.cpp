@@ -1,6 +1,9 @@
 // A scenario's entry of the results document, both ways (store/results_codec.hpp).
+#include <cmath>
 #include <string>
+#include <vector>
 
+#include "stats/summary.hpp"
 #include "store/codec_fields.hpp"
 #include "store/results_codec.hpp"
 
@@ -12,11 +15,13 @@ namespace {
 
 // Every key of a scenario's entry the model types; whatever else a file holds goes to `other`.
 const std::initializer_list<const char*> kScenarioKeys = {
-    "name",     "profile",       "kind",        "policy",      "primary_metric", "title",   "source",   "summary",
-    "variants", "params",        "cpus",        "load_before", "load_after",     "anchors", "excluded", "notes",
-    "fixture",  "postgres",      "commands",    "phases",      "parity",         "steal",   "series",   "extra",
-    "stop",     "reproduce",     "samples",     "summaries",   "comparisons",    "gates",   "error",    "merged_from",
-    "baseline", "metric_choice", "fingerprint", "workdirs",    "sampling"};
+    "name",       "profile",         "kind",     "policy",        "primary_metric", "title",
+    "source",     "summary",         "variants", "params",        "cpus",           "load_before",
+    "load_after", "anchors",         "excluded", "notes",         "fixture",        "postgres",
+    "commands",   "phases",          "parity",   "steal",         "series",         "extra",
+    "stop",       "reproduce",       "samples",  "summaries",     "comparisons",    "gates",
+    "error",      "merged_from",     "baseline", "metric_choice", "fingerprint",    "workdirs",
+    "sampling",   "series_summaries"};
 
 json to_json(const model::VariantInfo& v) {
   return {{"name", v.name},        {"label", v.label}, {"compare_to", v.compare_to ? json(*v.compare_to) : json()},
@@ -53,6 +58,33 @@ json to_json(const model::Microbenchmarks& m) {
                     {"time_unit", r.time_unit},
                     {"iterations", r.iterations}});
   return {{"program", m.program}, {"context", m.context}, {"benchmarks", rows}};
+}
+
+json to_json(const model::SeriesSummaries& summaries) {
+  json out = json::object();
+  for (const auto& [variant, series] : summaries) {
+    out[variant] = json::object();
+    for (const auto& [name, m] : series)
+      out[variant][name] = {{"n", m.s.n},           {"unit", m.unit}, {"median", m.s.median}, {"mean", m.s.mean},
+                            {"stddev", m.s.stddev}, {"mad", m.s.mad}, {"min", m.s.min},       {"max", m.s.max},
+                            {"p50", m.s.p50},       {"p90", m.s.p90}, {"p95", m.s.p95},       {"p99", m.s.p99}};
+  }
+  return out;
+}
+
+model::SeriesSummaries series_summaries_from_json(const json& j) {
+  model::SeriesSummaries out;
+  for (const auto& [variant, series] : j.items()) {
+    auto& of_variant = out[variant];
+    if (!series.is_object()) continue;
+    for (const auto& [name, m] : series.items())
+      of_variant[name] = {
+          {m.value("n", std::size_t{0}), number_or_nan(m, "median"), number_or_nan(m, "mean"),
+           number_or_nan(m, "stddev"), number_or_nan(m, "mad"), number_or_nan(m, "min"), number_or_nan(m, "max"),
+           number_or_nan(m, "p50"), number_or_nan(m, "p90"), number_or_nan(m, "p95"), number_or_nan(m, "p99")},
+          text(m, "unit", "")};
+  }
+  return out;
 }
 
 json to_json(const model::Extra& e) {
@@ -145,6 +177,7 @@ void described_to_json(const model::ScenarioResult& s, json& j) {
   }
   if (s.steal) j["steal"] = to_json(*s.steal);
   if (s.series) j["series"] = to_json(*s.series);
+  if (s.series_summaries) j["series_summaries"] = to_json(*s.series_summaries);
   if (s.extra) j["extra"] = to_json(*s.extra);
   if (s.stop) j["stop"] = {{"reason", s.stop->reason}, {"rounds", s.stop->rounds}, {"looks", s.stop->looks}};
   if (s.reproduce) j["reproduce"] = *s.reproduce;
@@ -188,6 +221,8 @@ void described_from_json(const json& j, model::ScenarioResult& s) {
   }
   if (j.contains("steal") && j["steal"].is_object()) s.steal = objects_of(j["steal"]);
   if (j.contains("series") && j["series"].is_object()) s.series = objects_of(j["series"]);
+  if (j.contains("series_summaries") && j["series_summaries"].is_object())
+    s.series_summaries = series_summaries_from_json(j["series_summaries"]);
   if (j.contains("extra") && j["extra"].is_object()) s.extra = extra_from_json(j["extra"]);
   if (j.contains("stop") && j["stop"].is_object()) {
     const json& stop = j["stop"];
@@ -235,6 +270,23 @@ json to_json(const model::ScenarioResult& s) {
     j["metric_choice"]["why"] = s.metric_choice->why;
   }
   return j;
+}
+
+model::SeriesSummaries summarize_series(const std::map<std::string, json>& series) {
+  model::SeriesSummaries out;
+  for (const auto& [variant, of_variant] : series) {
+    auto& summaries = out[variant];
+    if (!of_variant.is_object()) continue;
+    for (const auto& [name, ser] : of_variant.items()) {
+      if (!ser.is_object() || !ser.contains("values") || !ser["values"].is_array()) continue;
+      std::vector<double> values;
+      for (const auto& x : ser["values"])
+        if (x.is_number() && std::isfinite(x.get<double>())) values.push_back(x.get<double>());
+      if (values.empty()) continue;
+      summaries[name] = {stats::summarize(values), text(ser, "unit", "")};
+    }
+  }
+  return out;
 }
 
 model::ScenarioResult scenario_from_json(const json& j) {

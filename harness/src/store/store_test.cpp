@@ -350,3 +350,38 @@ TEST(ResultsSchema, TheFirstProblemInTheSchemasOrderIsNamed) {
   j.erase("run");
   EXPECT_EQ(first(j), "run: missing (an object)");
 }
+
+// A program's series are summarised by the harness (the report reads their quantiles, type 7 as
+// numpy's default), written under series_summaries and read back equal; values that are not
+// finite numbers are left out, and a series with none has no summary.
+TEST(ResultsCodec, SeriesSummariesAreTheHarnesssAndReadBackEqual) {
+  using nlohmann::json;
+  const std::map<std::string, json> series = {
+      {"after",
+       {{"latency_ms", {{"unit", "ms"}, {"values", {5, 1, 4, 2, 3, "x", nullptr}}}},
+        {"nothing", {{"values", {"x"}}}}}}};
+  const auto sums = store::summarize_series(series);
+  ASSERT_EQ(sums.at("after").size(), 1u);
+  const auto& lat = sums.at("after").at("latency_ms");
+  EXPECT_EQ(lat.s.n, 5u);
+  EXPECT_EQ(lat.unit, "ms");
+  EXPECT_DOUBLE_EQ(lat.s.p50, 3.0);
+  EXPECT_DOUBLE_EQ(lat.s.p90, 4.6);
+  EXPECT_DOUBLE_EQ(lat.s.p99, 4.96);
+  EXPECT_DOUBLE_EQ(lat.s.max, 5.0);
+  model::ScenarioResult s;
+  s.name = "s";
+  s.series = series;
+  s.series_summaries = sums;
+  const json j = store::to_json(s);
+  EXPECT_DOUBLE_EQ(j["series_summaries"]["after"]["latency_ms"]["p90"].get<double>(), 4.6);
+  const auto back = store::scenario_from_json(j);
+  ASSERT_TRUE(back.series_summaries.has_value());
+  EXPECT_TRUE(back.other.empty()) << back.other.dump();
+  EXPECT_EQ(store::to_json(back), j);
+  // A file written before series_summaries has none, and writes back without them.
+  json old = j;
+  old.erase("series_summaries");
+  EXPECT_FALSE(store::scenario_from_json(old).series_summaries.has_value());
+  EXPECT_FALSE(store::to_json(store::scenario_from_json(old)).contains("series_summaries"));
+}

@@ -324,7 +324,7 @@ void ScenarioRun::analyse() {
     if (c.gated && sp.policy == catalog::Policy::NoRegress) c.same_means = stats::SameMeans::NotWorse;
   }
   gate::decide_exploratory(informational, rp.alpha, rp.noise);
-  // The series and extra figures of each variant's last measured sample that has them.
+  // The series (summarised) and extra figures of each variant's last measured sample that has them.
   result.series.emplace();
   result.extra.emplace();
   for (auto it = outcome.samples.rbegin(); it != outcome.samples.rend(); ++it) {
@@ -332,11 +332,11 @@ void ScenarioRun::analyse() {
     if (!it->series.empty()) result.series->emplace(it->variant, it->series);
     if (!it->extra.empty()) result.extra->variants.emplace(it->variant, it->extra);
   }
+  result.series_summaries = store::summarize_series(*result.series);
   result.stop = model::Stop{outcome.stop.kind, outcome.stop.text, outcome.rounds, outcome.looks_taken};
   const auto load = measure::load_average();
   result.load_after = std::vector<double>(load.begin(), load.end());
-  int warm = 0;
-  for (const auto& s : outcome.samples) warm += s.warmup;
+  const auto warm = std::ranges::count_if(outcome.samples, [](const run::Sample& s) { return s.warmup; });
   if (warm)
     result.excluded.push_back({std::to_string(warm) + " warm-up samples",
                                "warm-up rounds fill caches and page in the program; they are kept in "

@@ -34,13 +34,16 @@ def make(sc, out_dir: Path) -> list[Plot]:
         unit = ""
         all_y: list[float] = []
         variants = [v for v in sc.variants if len(sc.series_values(v, name)) >= MIN_VALUES]
+        marked = False
         for v in variants:
             vals = np.sort(np.asarray(sc.series_values(v, name)))
             unit = sc.series(v)[name].get("unit", unit)
             ranks = np.linspace(0, 100, len(vals))
             ax.plot(ranks, vals, color=col[v], label=f"{v} (n={len(vals)})", linewidth=1.6)
-            marks = np.percentile(vals, [50, 90, 99])
-            ax.scatter([50, 90, 99], marks, color=col[v], zorder=3, s=18)
+            s = sc.series_summary(v, name)
+            if s is not None:  # the harness's quantiles; a file written before them has none to mark
+                marked = True
+                ax.scatter([50, 90, 99], [s["p50"], s["p90"], s["p99"]], color=col[v], zorder=3, s=18)
             all_y += list(vals)
         if not all_y:
             continue
@@ -59,6 +62,6 @@ def make(sc, out_dir: Path) -> list[Plot]:
         ax.set_title(wrap(title))
         path = save(fig, out_dir, f"{sc.index:02d}-{sc.name}-distribution-{name}")
         caption = (f"Every value of the series {name} from the last measured sample of each variant, sorted; "
-                   "dots mark p50, p90 and p99.")
+                   + ("dots mark p50, p90 and p99." if marked else "its p50, p90 and p99 are not in this results file."))
         plots.append(Plot("distribution", path, title, caption))
     return plots
