@@ -78,7 +78,8 @@ def does_not_say(run: RunView) -> str:
         load = f"{load_text(sc.raw.get('load_before'))} → {load_text(sc.raw.get('load_after'))}"
         if run.busy(sc.raw.get("load_before")) or run.busy(sc.raw.get("load_after")):
             load += " ⚠ busy"
-        lines.append(f"| {sc.name} | `{sc.primary}` | {', '.join(spreads) or '—'} | {load} |")
+        none = "—" if sc.spreads_recorded() else "not in this results file"
+        lines.append(f"| {sc.name} | `{sc.primary}` | {', '.join(spreads) or none} | {load} |")
     h = run.host
     busy = run.busy(h.get("load_before")) or run.busy(h.get("load_after"))
     lines += ["", f"Whole run: load average {load_text(h.get('load_before'))} before, {load_text(h.get('load_after'))} after, "

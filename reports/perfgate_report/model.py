@@ -131,11 +131,15 @@ class ScenarioView:
         return s["median_ci"][0], s["median_ci"][1], s["median_ci_coverage"]
 
     def spread(self, variant: str, metric: str) -> float | None:
-        """MAD / median of the harness's summary."""
+        """MAD / |median| as the harness's summary holds it (`spread`); None when the median is 0
+        or the file was written before summaries held it."""
         s = self.summary(variant, metric)
-        if s is not None and s.get("mad") is not None and s.get("median"):
-            return abs(s["mad"] / s["median"])
-        return None
+        return float(s["spread"]) if s is not None and isinstance(s.get("spread"), (int, float)) else None
+
+    def spreads_recorded(self) -> bool:
+        """Whether the summaries hold spreads: a file written before them holds none."""
+        return any("spread" in s for metrics in (self.raw.get("summaries") or {}).values()
+                   if isinstance(metrics, dict) for s in metrics.values() if isinstance(s, dict))
 
     def comparison(self, variant: str, metric: str, baseline: str | None = None) -> dict | None:
         for c in self.raw["comparisons"]:

@@ -68,6 +68,7 @@ def summarize(values: list[float], unit: str, better: str, source: str) -> dict:
         "p95": float(np.percentile(a, 95)),
         "p99": float(np.percentile(a, 99)),
         **median_interval(values),
+        **({"spread": abs(float(np.median(np.abs(a - med))) / med)} if med else {}),
     }
 
 

@@ -228,3 +228,15 @@ def test_microbenchmarks_beside_the_samples(factory, tmp_path):
     assert "### Microbenchmarks (Google Benchmark)" in text
     assert "| BM_verify/warm_hit | 612 ns | 610 ns | 1,120,000 |" in text
 
+
+def test_spreads_are_the_harnesss_and_an_older_file_says_it_has_none(factory, standard_doc, tmp_path):
+    sc = standard_doc["scenarios"][0]
+    sc["summaries"]["after"][sc["primary_metric"]]["spread"] = 0.5  # what the harness wrote is what is shown
+    row = next(l for l in render(factory, standard_doc, tmp_path).splitlines() if l.startswith(f"| {sc['name']} | `"))
+    assert "after 50.0% ⚠" in row
+    for s in standard_doc["scenarios"]:
+        for metrics in s["summaries"].values():
+            for m in metrics.values():
+                m.pop("spread", None)
+    old = render(factory, standard_doc, tmp_path / "old")
+    assert f"| {sc['name']} | `{sc['primary_metric']}` | not in this results file |" in old

@@ -79,6 +79,14 @@ TEST(Summary, SingleSampleAndBadInput) {
   EXPECT_TRUE(std::isnan(s.median_ci[0]) && std::isnan(s.median_ci_coverage));  // one value: no interval
 }
 
+// The relative spread is mad / |median|, what `perfgate compare` prints as ±; none for a median of 0.
+TEST(Summary, RelativeSpreadIsMadOverTheMedian) {
+  EXPECT_DOUBLE_EQ(ps::summarize({8, 10, 11, 12, 20}).spread, 1.0 / 11);
+  EXPECT_DOUBLE_EQ(ps::summarize({-8, -10, -11, -12, -20}).spread, 1.0 / 11);
+  EXPECT_TRUE(std::isnan(ps::summarize({-1, 0, 1}).spread));
+  EXPECT_DOUBLE_EQ(ps::summarize({7.5}).spread, 0.0);
+}
+
 TEST(Summary, MedianIntervalFromOrderStatistics) {
   // n = 5: only [min, max] is possible, covering 1 - 2/32 = 93.75%.
   const ps::Summary five = ps::summarize({5, 1, 4, 2, 3});

@@ -67,6 +67,7 @@ Summary summarize(const std::vector<double>& values) {
   s.p90 = perfgate::percentile_sorted(sorted, 0.90);
   s.p95 = perfgate::percentile_sorted(sorted, 0.95);
   s.p99 = perfgate::percentile_sorted(sorted, 0.99);
+  if (med != 0) s.spread = s.mad / std::fabs(med);
   if (n > 1) {
     const MedianInterval iv = median_interval_sorted(sorted);
     s.median_ci = {iv.lo, iv.hi};

@@ -24,6 +24,9 @@ struct Summary {
   // NaN when there is none (one value, or a results file written before it was recorded).
   std::array<double, 2> median_ci{kNone, kNone};
   double median_ci_coverage = kNone;
+  // The relative spread, mad / |median|, as `perfgate compare` prints it (gate/run_diff.cpp);
+  // NaN when the median is 0 (no relative spread) or in a results file written before it.
+  double spread = kNone;
 
   static constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 };

@@ -72,6 +72,7 @@ json to_json(const model::Summaries& summaries) {
   for (const auto& [variant, metrics] : summaries)
     for (const auto& [name, m] : metrics) {
       if (m.exact) out[variant][name]["exact"] = true;
+      if (std::isfinite(m.s.spread)) out[variant][name]["spread"] = m.s.spread;  // none: median 0, or an older file
       if (std::isfinite(m.s.median_ci_coverage)) {  // none for one value, or read from an older file
         out[variant][name]["median_ci"] = m.s.median_ci;
         out[variant][name]["median_ci_coverage"] = m.s.median_ci_coverage;
@@ -95,6 +96,7 @@ model::Summaries summaries_from_json(const json& j) {
               number_or_nan(m, "p95"),      number_or_nan(m, "p99")};
       ms.s.median_ci = interval_of(m, "median_ci");
       ms.s.median_ci_coverage = number_or_nan(m, "median_ci_coverage");
+      ms.s.spread = number_or_nan(m, "spread");
     }
   return out;
 }

@@ -385,3 +385,15 @@ TEST(ResultsCodec, SeriesSummariesAreTheHarnesssAndReadBackEqual) {
   EXPECT_FALSE(store::scenario_from_json(old).series_summaries.has_value());
   EXPECT_FALSE(store::to_json(store::scenario_from_json(old)).contains("series_summaries"));
 }
+
+// A summary carries its relative spread (mad / |median|) for the report to read; a file
+// without it (written before, or a median of 0) writes back without it.
+TEST(ResultsCodec, SummariesCarryTheRelativeSpread) {
+  model::Summaries sm;
+  sm["after"]["wall_ms"].s = stats::summarize({8, 10, 11, 12, 20});
+  sm["after"]["zero"].s = stats::summarize({-1, 0, 1});
+  const nlohmann::json j = store::to_json(sm);
+  EXPECT_DOUBLE_EQ(j["after"]["wall_ms"]["spread"].get<double>(), 1.0 / 11);
+  EXPECT_FALSE(j["after"]["zero"].contains("spread"));
+  EXPECT_EQ(store::to_json(store::summaries_from_json(j)), j);
+}
