@@ -33,6 +33,15 @@ def load_history(path: str) -> dict:
     return doc
 
 
+def step_percent(change_point: dict) -> float:
+    """A change point's step in percent, as `history show` printed it (`change_pct`). A file
+    written by a perfgate from before the field has only the ratio `change`: read off it here,
+    the one place, for the table and the plot alike."""
+    if isinstance(change_point.get("change_pct"), (int, float)):
+        return float(change_point["change_pct"])
+    return (change_point["change"] - 1) * 100
+
+
 def build_history(path: str, out: str | None, plots: bool = True) -> Path:
     hist = load_history(path)
     out_dir = Path(out) if out else Path(path).resolve().parent
@@ -46,7 +55,7 @@ def build_history(path: str, out: str | None, plots: bool = True) -> Path:
         lines += ["| # | started | commit | value |", "|--:|---|---|---|"]
         steps = {c["index"]: c for c in hist["change_points"]}
         for i, p in enumerate(hist["points"]):
-            mark = f" ◀ step {(steps[i]['change'] - 1) * 100:+.1f}%" if i in steps else ""
+            mark = f" ◀ step {step_percent(steps[i]):+.1f}%" if i in steps else ""
             lines.append(f"| {i + 1} | {p.get('started_at', '')} | `{p['commit'][:12]}`{'+' if p.get('dirty') else ''} "
                          f"| {p['value']:.4g}{mark} |")
         (tmp / "history.md").write_text("\n".join(lines) + "\n")

@@ -36,3 +36,17 @@ def test_history_missing_field_exits_2(tmp_path, run_cli):
     assert r.returncode == 2
     assert "change_points: missing" in r.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_history_reads_the_step_percent_the_harness_wrote(tmp_path, run_cli):
+    f = _history(tmp_path)
+    doc = json.loads(f.read_text())
+    doc["change_points"][0]["change_pct"] = 29.96  # the harness's figure wins over the ratio
+    f.write_text(json.dumps(doc))
+    r = run_cli("--history", f, "-o", tmp_path / "out", "--no-plots")
+    assert r.returncode == 0, r.stderr
+    assert "◀ step +30.0%" in (tmp_path / "out" / "history.md").read_text()
+    doc["change_points"][0]["change_pct"] = 12.0
+    f.write_text(json.dumps(doc))
+    assert run_cli("--history", f, "-o", tmp_path / "out", "--no-plots").returncode == 0
+    assert "◀ step +12.0%" in (tmp_path / "out" / "history.md").read_text()

@@ -49,6 +49,9 @@ def test_history_flags_an_injected_step_at_the_right_commit(perfgate, tmp_path):
     doc = json.loads((tmp_path / "series.json").read_text())
     assert len(doc["points"]) == 24 and doc["metric"] == "cpu_ms"
     assert [c["commit"] for c in doc["change_points"]] == [step_commit]
+    # The step in percent is the harness's, as its table printed it: the report only reads it.
+    step = doc["change_points"][0]
+    assert f"{step['change_pct']:+.1f}%" in flagged[0] and abs(step["change_pct"] - (step["change"] - 1) * 100) < 1e-9
     assert doc["method"]["penalty"] == 2
 
 

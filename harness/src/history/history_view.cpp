@@ -171,8 +171,9 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
   json jsteps = json::array();
   for (const auto& c : steps.points) {
     const auto& p = points[c.index];
+    const double change_pct = (c.change - 1) * 100;  // the one place it is computed: table and JSON
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%+.1f%%", (c.change - 1) * 100);
+    std::snprintf(buf, sizeof buf, "%+.1f%%", change_pct);
     out << "  run #" << c.index + 1 << ": " << buf << " (" << num(c.mean_before) << " → " << num(c.mean_after)
         << ") at commit " << p.commit << " (" << p.started_at << ")\n";
     jsteps.push_back({{"index", c.index},
@@ -181,7 +182,8 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                       {"started_at", p.started_at},
                       {"mean_before", c.mean_before},
                       {"mean_after", c.mean_after},
-                      {"change", c.change}});
+                      {"change", c.change},
+                      {"change_pct", change_pct}});
   }
   if (!q.json_out.empty())
     write_file_atomic(q.json_out, json{{"scenario", q.scenario},

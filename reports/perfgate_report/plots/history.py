@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..history import step_percent
 from . import Plot, axis_label, figure, save, wrap
 
 
@@ -28,7 +29,7 @@ def make(hist: dict, out_dir: Path) -> Plot:
         ax.hlines(mean, a + 0.6, b + 0.4, colors="#d62728", linewidth=2, label="segment mean" if i == 0 else None)
     for c in steps:
         ax.axvline(c["index"] + 0.5, color="#d62728", linestyle=":", linewidth=1)
-        ax.annotate(f"{(c['change'] - 1) * 100:+.1f}% at {c['commit'][:8]}", (c["index"] + 0.5, ax.get_ylim()[1]),
+        ax.annotate(f"{step_percent(c):+.1f}% at {c['commit'][:8]}", (c["index"] + 0.5, ax.get_ylim()[1]),
                     xytext=(3, -12), textcoords="offset points", fontsize=8, color="#d62728")
     what = "AFTER/BEFORE ratio" if hist.get("kind") == "ratio" else f"{hist.get('variant', 'after')} median"
     ax.set_title(wrap(f"{hist['scenario']} ({hist.get('profile', '')}): {hist['metric']} {what} over runs, "
