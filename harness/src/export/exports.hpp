@@ -13,7 +13,7 @@
 #include "model/results_model.hpp"
 #include "plan/plan.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::exports {
 
 struct Export {
   enum class Mode { Replace, Append, Stdout };
@@ -34,4 +34,4 @@ Export json_export(const std::string& what, const std::filesystem::path& file, c
 // still the gates', N)" on stderr. Returns how many could not be written.
 int write_exports(const std::vector<Export>& exports, int exit_code);
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::exports
