@@ -61,6 +61,7 @@ int write_exports(const std::vector<Export>& exports, int exit_code) {
           break;
       }
     } catch (const std::exception& x) {
+      if (e.required) throw;
       ++failed;
       std::cerr << "perfgate: error: " << e.what << ": " << x.what()
                 << " (not written; the exit code is still the gates', " << exit_code << ")\n";
