@@ -15,8 +15,8 @@ namespace perfgate::exports {
 namespace {
 
 // As the results file: a string that is not UTF-8 gets U+FFFD rather than lose the document.
-std::string json_text(const nlohmann::json& doc) {
-  return doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+std::string json_text(const nlohmann::json& doc, int indent = 2) {
+  return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace
@@ -39,8 +39,8 @@ std::vector<Export> run_exports(const model::ResultsDoc& doc, const plan::Output
   return out;
 }
 
-Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc) {
-  return {what + " " + file.string(), file, [doc] { return json_text(doc); }};
+Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc, int indent) {
+  return {what + " " + file.string(), file, [doc, indent] { return json_text(doc, indent); }};
 }
 
 int write_exports(const std::vector<Export>& exports, int exit_code) {

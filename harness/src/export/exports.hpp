@@ -30,8 +30,10 @@ struct Export {
 // annotations on stdout, the markdown summary appended to $GITHUB_STEP_SUMMARY).
 std::vector<Export> run_exports(const model::ResultsDoc& results, const plan::Outputs& outputs);
 
-// One JSON document (calibrate's, bisect's, lies', compare's, parity's …) as an export.
-Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc);
+// One JSON document (calibrate's, bisect's, lies', compare's, parity's, merge's …) as an export,
+// indented by `indent` (merge's results file by 1, as before).
+Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc,
+                   int indent = 2);
 
 // Writes each export; a failure is "perfgate: error: WHAT: why (not written; the exit code is
 // still the gates', N)" on stderr. Returns how many could not be written.
