@@ -30,8 +30,8 @@ struct Export {
 // annotations on stdout, the markdown summary appended to $GITHUB_STEP_SUMMARY).
 std::vector<Export> run_exports(const model::ResultsDoc& results, const plan::Outputs& outputs);
 
-// One JSON document (calibrate's, bisect's, lies', compare's, parity's, merge's …) as an export,
-// indented by `indent` (merge's results file by 1, as before).
+// One JSON document (calibrate's, bisect's, lies', compare's, parity's, merge's, history show's …)
+// as an export, indented by `indent` (merge's results file and history show's --json by 1).
 Export json_export(const std::string& what, const std::filesystem::path& file, const nlohmann::json& doc,
                    int indent = 2);
 
