@@ -5,7 +5,6 @@
 #include "bisect/revisions.hpp"
 #include "cli/ab_hyperfine_flags.hpp"
 #include "cli/commands.hpp"
-#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "cli/pipeline.hpp"
 #include "cli/progress.hpp"
@@ -14,6 +13,7 @@
 #include "common/out_folder_lock.hpp"
 #include "common/program_path.hpp"
 #include "common/shell_words.hpp"
+#include "export/exports.hpp"
 #include "layouts/layout_ab.hpp"
 #include "layouts/layout_report.hpp"
 #include "plan/ab_plan.hpp"
@@ -66,7 +66,7 @@ int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::Run
                               {"kind", "layouts"},
                               {"command_line", argv},
                               {"layouts", layouts::layouts_json(r, outcome)}};
-  if (write_exports({json_export("the results over layouts", file, doc)}, outcome.exit_code) == 0)
+  if (exports::write_exports({exports::json_export("the results over layouts", file, doc)}, outcome.exit_code) == 0)
     std::cout << "perfgate: results over layouts in " << file.string() << " (each layout's in " << r.dir.string()
               << "/)\n";
   return outcome.exit_code;

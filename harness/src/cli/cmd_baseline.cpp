@@ -9,10 +9,10 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
+#include "export/baseline_text.hpp"
 #include "gate/baseline_gate.hpp"
 #include "gate/policy.hpp"
 #include "store/baseline_file.hpp"
-#include "store/baseline_text.hpp"
 #include "store/results_codec.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/baseline_stamp.hpp"
@@ -66,7 +66,7 @@ void add_stamp_command(CLI::App& cmd, std::shared_ptr<std::string> file, std::sh
     store::Baseline b = store::load_baseline(baseline_path(*file));
     if (!b.exists) throw UsageError(b.file.string() + ": does not exist");
     const auto dir = catalog_dir->empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(*catalog_dir);
-    store::print_changes(std::cout, suite::stamp_baseline(b, catalog::load_catalog(dir)));
+    exports::print_changes(std::cout, suite::stamp_baseline(b, catalog::load_catalog(dir)));
     save_or_say(b, *dry);
   });
 }
@@ -124,7 +124,7 @@ void add_baseline_command(CLI::App& app) {
                 << " was made from a dirty work tree; its commit is recorded with dirty: true\n";
     for (const auto& s : u.skipped) std::cout << "skipped   " << s << "\n";
     if (u.changes.empty()) throw UsageError(nothing_recorded(u, !from_history->empty(), *accepted));
-    store::print_changes(std::cout, u.changes);
+    exports::print_changes(std::cout, u.changes);
     save_or_say(u.baseline, *dry);
   });
 
@@ -161,7 +161,7 @@ void add_baseline_command(CLI::App& app) {
       std::cout << b.file.string() << " does not exist (perfgate baseline update RESULTS.json writes it)\n";
       return;
     }
-    store::print_baseline_entries(std::cout, b);
+    exports::print_baseline_entries(std::cout, b);
   });
 
   add_stamp_command(*cmd, file, dry);

@@ -8,13 +8,13 @@
 #include "bisect/report_text.hpp"
 #include "bisect/worktrees.hpp"
 #include "cli/commands.hpp"
-#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "common/out_folder_lock.hpp"
 #include "common/shell_words.hpp"
+#include "export/exports.hpp"
 #include "plan/shell.hpp"
 
 namespace perfgate::cli {
@@ -96,7 +96,7 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
         {"schema_version", 1}, {"kind", "bisect"}, {"command_line", argv}, {"bisect", report.to_json(*o)}};
     const std::filesystem::path file =
         json_path->empty() ? std::filesystem::path(*out_dir) / "bisect.json" : std::filesystem::path(*json_path);
-    if (write_exports({json_export("the bisect results", file, doc)}, kExitOk) == 0)
+    if (exports::write_exports({exports::json_export("the bisect results", file, doc)}, kExitOk) == 0)
       std::cout << "perfgate: bisect results in " << file.string() << "\n";
     // The worktrees stay (git worktree list shows them) so that a rerun resumes; say where, and
     // what removes them.

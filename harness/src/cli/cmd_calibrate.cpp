@@ -3,15 +3,15 @@
 
 #include "bisect/revisions.hpp"
 #include "cli/commands.hpp"
-#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "common/number_format.hpp"
 #include "common/out_folder_lock.hpp"
+#include "export/calibration_text.hpp"
+#include "export/exports.hpp"
 #include "layouts/layout_calibration.hpp"
-#include "store/calibration_text.hpp"
 #include "suite/calibration.hpp"
 
 namespace perfgate::cli {
@@ -68,7 +68,8 @@ int calibrate_layouts(const LayoutFlags& f, const std::string& metric, const std
             << ": ab's caveat on two executables named " << spread.program << " quotes it\n";
   const std::filesystem::path file =
       json_path.empty() ? out_dir / "calibration-layouts.json" : std::filesystem::path(json_path);
-  write_exports({json_export("the layout calibration", file, {{"layout_spread", store::to_json(spread)}})}, kExitOk);
+  exports::write_exports(
+      {exports::json_export("the layout calibration", file, {{"layout_spread", store::to_json(spread)}})}, kExitOk);
   return kExitOk;
 }
 
@@ -128,10 +129,10 @@ void add_calibrate_command(CLI::App& app) {
     if (!lf->command.empty() || !lf->build.empty())
       throw UsageError("a command and --build go with --layouts K (calibrate --layouts 8 --build make -- ./prog)");
     const nlohmann::json doc = suite::run_calibration(*o);
-    store::print_calibration(std::cout, doc);
+    exports::print_calibration(std::cout, doc);
     const std::filesystem::path file =
         json_path->empty() ? std::filesystem::path(*out_dir) / "calibration.json" : std::filesystem::path(*json_path);
-    if (write_exports({json_export("the calibration", file, doc)}, kExitOk) == 0)
+    if (exports::write_exports({exports::json_export("the calibration", file, doc)}, kExitOk) == 0)
       std::cerr << "perfgate: calibration in " << file.string() << "\n";
     set_exit_code(kExitOk);
   });

@@ -5,12 +5,12 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
+#include "export/compare_markdown.hpp"
+#include "export/compare_text.hpp"
+#include "export/exports.hpp"
 #include "gate/run_diff.hpp"
-#include "store/compare_markdown.hpp"
-#include "store/compare_text.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_complete.hpp"
 
@@ -68,18 +68,18 @@ void add_compare_command(CLI::App& app) {
     std::string not_gateable = store::why_not_gateable(old_doc, in->old_file);
     if (not_gateable.empty()) not_gateable = store::why_not_gateable(new_doc, in->new_file);
     const gate::GateDecision verdict = gate::decide_gate(d, in->options, not_gateable);
-    store::print_outcomes(std::cout, d);
-    for (const auto& w : store::print_commands(std::cout, old_doc, new_doc))
+    exports::print_outcomes(std::cout, d);
+    for (const auto& w : exports::print_commands(std::cout, old_doc, new_doc))
       std::cerr << "perfgate: warning: " << w << "\n";
-    store::print_compare_text(std::cout, d, in->old_file, in->new_file, in->options);
-    store::print_gate_text(std::cout, d, in->options, verdict);
+    exports::print_compare_text(std::cout, d, in->old_file, in->new_file, in->options);
+    exports::print_gate_text(std::cout, d, in->options, verdict);
     const int code = exit_code_of(d, verdict, *fail);
-    std::vector<Export> exports;
-    if (!json_out->empty()) exports.push_back(json_export("--json", *json_out, gate::to_json(d)));
+    std::vector<exports::Export> docs;
+    if (!json_out->empty()) docs.push_back(exports::json_export("--json", *json_out, gate::to_json(d)));
     if (!markdown_out->empty())
-      exports.push_back({"--markdown " + *markdown_out, *markdown_out,
-                         [&] { return store::compare_markdown(d, in->old_file, in->new_file, in->options, verdict); }});
-    write_exports(exports, code);
+      docs.push_back({"--markdown " + *markdown_out, *markdown_out,
+                      [&] { return exports::compare_markdown(d, in->old_file, in->new_file, in->options, verdict); }});
+    exports::write_exports(docs, code);
     if (code != kExitOk) std::cerr << "perfgate: " << verdict.headline << "\n";
     set_exit_code(code);
   });

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
+#include "export/exports.hpp"
 #include "history/history_publish.hpp"
 #include "history/history_view.hpp"
 
@@ -43,9 +44,13 @@ void add_history_command(CLI::App& app) {
       "--host-class", [host_class](const std::string& c) { *host_class = c; },
       "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
   show->callback([=] {
-    history::HistoryQuery q{*db,        *scenario,           *metric,   *profile,   *variant, *median,
-                            steps->fit, steps->min_step_pct, *json_out, *host_class};
-    history::show_history(std::cout, q);
+    history::HistoryQuery q{*db,        *scenario,           *metric,    *profile, *variant, *median,
+                            steps->fit, steps->min_step_pct, *host_class};
+    const auto doc = history::show_history(std::cout, q);
+    if (json_out->empty()) return;
+    auto file = exports::json_export("--json", *json_out, doc, 1);
+    file.required = true;  // what --json asked for is the command's product: unwritten, exit 4 as before
+    exports::write_exports({file}, kExitOk);
   });
 
   auto site = std::make_shared<history::PublishRequest>();

@@ -4,10 +4,10 @@
 
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
-#include "cli/exports.hpp"
 #include "cli/flag_groups.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
+#include "export/exports.hpp"
 #include "suite/lies.hpp"
 #include "suite/lies_text.hpp"
 #include "suite/threat_coverage.hpp"
@@ -45,8 +45,8 @@ void add_lies_command(CLI::App& app, const std::vector<std::string>& argv) {
     if (!json_path->empty()) {
       nlohmann::json lies = nlohmann::json::array();
       for (const auto& c : checks) lies.push_back(suite::to_json(c));
-      write_exports({json_export("--json", *json_path, {{"lies", lies}, {"coverage", suite::to_json(coverage)}})},
-                    code);
+      exports::write_exports(
+          {exports::json_export("--json", *json_path, {{"lies", lies}, {"coverage", suite::to_json(coverage)}})}, code);
     }
     set_exit_code(code);
   });

@@ -4,7 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
-#include "common/files.hpp"
+#include "export/exports.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_complete.hpp"
@@ -30,7 +30,9 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv) {
       store::require_measured(inputs.back().doc, f);
     }
     const auto merged = store::merge_results(inputs, argv, *o);
-    write_file_atomic(*out, store::to_json(merged).dump(1) + "\n");
+    auto file = exports::json_export("--json", *out, store::to_json(merged), 1);
+    file.required = true;  // the merged results are merge's product: unwritten, exit 4 as before
+    exports::write_exports({file}, merged.outcome.exit_code);
     std::cout << "merged " << files->size() << " files, " << merged.scenarios.size() << " scenarios → " << *out << " ("
               << name_of(merged.outcome.status) << ", exit " << merged.outcome.exit_code << ")\n";
     for (const auto& f : merged.outcome.failures) std::cerr << "perfgate: " << f << "\n";

@@ -9,7 +9,9 @@
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
 #include "common/out_folder_lock.hpp"
+#include "export/exports.hpp"
 #include "measure/host.hpp"
+#include "parity/markdown.hpp"
 #include "parity/parity_run.hpp"
 #include "plan/options.hpp"
 #include "run/child.hpp"
@@ -108,6 +110,13 @@ void add_parity_command(CLI::App& app) {
     const OutFolderLock folder(f->o.out, "perfgate parity");  // one command at a time per out folder
     run::reap_leftovers();
     auto r = parity::run_parity(f->o);
+    if (!f->o.out.empty()) {  // DIR/parity.json and DIR/parity.md, parity's product: unwritten, exit 4
+      std::vector<exports::Export> docs{exports::json_export("the parity results", f->o.out / "parity.json", r.doc),
+                                        {"the parity report " + (f->o.out / "parity.md").string(),
+                                         f->o.out / "parity.md", [&r] { return parity::parity_markdown(r.doc); }}};
+      for (auto& d : docs) d.required = true;
+      exports::write_exports(docs, r.exit_code);
+    }
     const auto& ag = r.doc["agreement"];
     std::cout << "agreement: " << ag["agreeing"] << " of " << ag["requests"] << " requests agree, "
               << ag["leaves_compared_agreeing"] << " fields compared\n";

@@ -8,13 +8,13 @@
 #include <iostream>
 #include <optional>
 
-#include "cli/exports.hpp"
 #include "cli/progress.hpp"
 #include "common/errors.hpp"
 #include "common/out_folder_lock.hpp"
 #include "common/shell_words.hpp"
-#include "store/ab_text.hpp"
-#include "store/verdict_text.hpp"
+#include "export/ab_text.hpp"
+#include "export/exports.hpp"
+#include "export/verdict_text.hpp"
 #include "suite/execute.hpp"
 
 namespace perfgate::cli {
@@ -40,12 +40,12 @@ Shown run_plan(const plan::RunPlan& rp) {
   Progress progress(quiet);
   const auto out = suite::execute_plan(rp, progress.sink());
 
-  write_exports(run_exports(out.document, rp.outputs), out.exit_code);
+  exports::write_exports(exports::run_exports(out.document, rp.outputs), out.exit_code);
   if (!quiet || out.exit_code != kExitOk)
-    store::print_verdict_table(std::cout, out.document, colour_wanted(), ::isatty(STDOUT_FILENO));
+    exports::print_verdict_table(std::cout, out.document, colour_wanted(), ::isatty(STDOUT_FILENO));
   const bool users_commands = std::any_of(rp.scenarios.begin(), rp.scenarios.end(),
                                           [](const plan::ScenarioPlan& s) { return s.commands() != nullptr; });
-  if (users_commands && !quiet) store::print_ab_summary(std::cout, out.document, rp.outputs.time_unit);
+  if (users_commands && !quiet) exports::print_ab_summary(std::cout, out.document, rp.outputs.time_unit);
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
   if (out.interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
   if (!out.results_path.empty()) std::cerr << "perfgate: results in " << out.results_path.string() << "\n";

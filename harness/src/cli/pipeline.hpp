@@ -1,6 +1,6 @@
 // `run`, `ab`, `gbench` and `batch` end here: the plan's notes, then the plan through the suite
 // layer (suite/execute.hpp) with the progress line and log on stderr, then the verdict table,
-// ab's per-command summary and the exports (cli/exports.hpp).
+// ab's per-command summary and the exports (export/exports.hpp).
 #pragma once
 
 #include "model/results_model.hpp"

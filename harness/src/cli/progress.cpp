@@ -5,15 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "store/finished_line.hpp"
+#include "export/finished_line.hpp"
+#include "export/github_actions.hpp"
 
 namespace perfgate::cli {
-
-// GitHub's runner sets GITHUB_ACTIONS=true in every step (docs: "Default environment variables").
-bool on_github_actions() {
-  const char* v = std::getenv("GITHUB_ACTIONS");
-  return v && std::strcmp(v, "true") == 0;
-}
 
 namespace {
 
@@ -29,7 +24,8 @@ std::string elapsed_text(std::chrono::steady_clock::duration d) {
 
 }  // namespace
 
-Progress::Progress(bool quiet) : Progress(mode_of(quiet), stderr, std::chrono::seconds(30), on_github_actions()) {}
+Progress::Progress(bool quiet)
+    : Progress(mode_of(quiet), stderr, std::chrono::seconds(30), exports::on_github_actions()) {}
 
 Progress::Progress(Mode mode, std::FILE* out, std::chrono::milliseconds heartbeat, bool github)
     : mode_(mode),
@@ -113,7 +109,7 @@ suite::RunSink Progress::sink() {
   s.finished = [this](const model::ScenarioResult& r, double seconds) {
     const std::lock_guard lock(mutex_);
     if (github_) write_line("::endgroup::");
-    write_line("perfgate: done " + store::finished_line(r, seconds));
+    write_line("perfgate: done " + exports::finished_line(r, seconds));
   };
   s.step = [this](const std::string& line) {
     const std::lock_guard lock(mutex_);

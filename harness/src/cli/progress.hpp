@@ -17,9 +17,6 @@
 
 namespace perfgate::cli {
 
-// GitHub's runner sets GITHUB_ACTIONS=true in every step: annotations and a job summary there.
-bool on_github_actions();
-
 class Progress {
  public:
   enum class Mode { Quiet, Terminal, Log };

@@ -60,7 +60,7 @@ void add_to_history(std::ostream& out, const std::vector<std::string>& files, co
   }
 }
 
-void show_history(std::ostream& out, const HistoryQuery& query) {
+nlohmann::json show_history(std::ostream& out, const HistoryQuery& query) {
   HistoryQuery q = query;
   const std::string where = q.db.empty() ? default_history_db() : q.db;
   if (!history::is_postgres_dsn(where) && !std::filesystem::exists(where))
@@ -185,28 +185,25 @@ void show_history(std::ostream& out, const HistoryQuery& query) {
                       {"change", c.change},
                       {"change_pct", change_pct}});
   }
-  if (!q.json_out.empty())
-    write_file_atomic(q.json_out, json{{"scenario", q.scenario},
-                                       {"profile", prof},
-                                       {"kind", kind},
-                                       {"variant", q.variant},
-                                       {"metric", met},
-                                       {"better", name_of(points.front().better)},
-                                       {"unit", points.front().unit},
-                                       {"database", h->describe()},
-                                       {"host_class", q.host_class ? json(*q.host_class) : json()},
-                                       {"points", jpoints},
-                                       {"change_points", jsteps},
-                                       {"method",
-                                        {{"name", "penalised step fit (optimal partitioning)"},
-                                         {"log_scale", steps.log_scale},
-                                         {"penalty", q.fit.penalty},
-                                         {"sigma", steps.too_short ? json() : json(steps.sigma)},
-                                         {"beta", steps.beta},
-                                         {"min_segment", q.fit.min_segment},
-                                         {"min_step", q.fit.min_step}}}}
-                                          .dump(1) +
-                                      "\n");
+  return json{{"scenario", q.scenario},
+              {"profile", prof},
+              {"kind", kind},
+              {"variant", q.variant},
+              {"metric", met},
+              {"better", name_of(points.front().better)},
+              {"unit", points.front().unit},
+              {"database", h->describe()},
+              {"host_class", q.host_class ? json(*q.host_class) : json()},
+              {"points", jpoints},
+              {"change_points", jsteps},
+              {"method",
+               {{"name", "penalised step fit (optimal partitioning)"},
+                {"log_scale", steps.log_scale},
+                {"penalty", q.fit.penalty},
+                {"sigma", steps.too_short ? json() : json(steps.sigma)},
+                {"beta", steps.beta},
+                {"min_segment", q.fit.min_segment},
+                {"min_step", q.fit.min_step}}}};
 }
 
 }  // namespace perfgate::history

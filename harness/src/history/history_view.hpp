@@ -2,6 +2,7 @@
 // and, when asked, as JSON for the plots (history/history_db.hpp, stats/change_points.hpp).
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -20,14 +21,14 @@ struct HistoryQuery {
   bool median = false;  // the variant's median instead of its ratio to its baseline
   stats::StepFitOptions fit;
   double min_step_pct = 5;
-  std::string json_out;  // also write the series and change points here
   // Only the runs of this host class (CPU model × cores; "" for rows recorded before history
   // schema 2): the series `history publish` draws. None: every run.
   std::optional<std::string> host_class;
 };
 
+// Prints the series and its change points; returns them as `history show --json` writes them.
 // Throws UsageError when there is no history, no such scenario or no such series.
-void show_history(std::ostream& out, const HistoryQuery& q);
+nlohmann::json show_history(std::ostream& out, const HistoryQuery& q);
 
 // Records every results file (all read and checked first); says which were already there.
 void add_to_history(std::ostream& out, const std::vector<std::string>& files, const std::string& db);

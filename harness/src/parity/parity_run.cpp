@@ -10,7 +10,6 @@
 #include "measure/host.hpp"
 #include "parity/agreement_pass.hpp"
 #include "parity/fingerprint.hpp"
-#include "parity/markdown.hpp"
 #include "parity/served_server.hpp"
 #include "stats/paired.hpp"
 #include "stats/summary.hpp"
@@ -181,11 +180,6 @@ ParityResult run_parity(const ParityOptions& o) {
   }
   doc["load_after"] = measure::load_average();
   doc["exit_code"] = res.exit_code;
-  if (!o.out.empty()) {
-    std::filesystem::create_directories(o.out);
-    write_file_atomic(o.out / "parity.json", doc.dump(2) + "\n");
-    write_file_atomic(o.out / "parity.md", parity_markdown(doc));
-  }
   return res;
 }
 

@@ -28,7 +28,7 @@ struct ParityOptions {
   std::vector<std::string> volatile_keys;
   double max_dropped = 0.10;
   std::string noise = "auto";  // instance (a second server of each program) | answer (a second answer) | auto
-  std::filesystem::path out;
+  std::filesystem::path out;   // where `perfgate parity` writes parity.json and parity.md (cli/cmd_parity.cpp)
   TimedOptions timed;
   CapacityOptions capacity;
   bool measure_capacity = true;

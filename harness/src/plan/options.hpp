@@ -16,7 +16,7 @@
 namespace perfgate::plan {
 
 // Where a run's documents go: the results (--json FILE, else --out DIR/results.json, else none)
-// and what is written from them (cli/exports.hpp); --quiet keeps the terminal to failures.
+// and what is written from them (export/exports.hpp); --quiet keeps the terminal to failures.
 // What the exit code says when a gated comparison cannot tell (--cannot-tell): 5 (fail, the
 // default), 0 with a warning (warn), or 0 (pass). The results record the state either way.
 enum class CannotTellExit { Fail, Warn, Pass };

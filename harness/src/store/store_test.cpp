@@ -6,23 +6,12 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "store/baseline_file.hpp"
-#include "store/github_actions.hpp"
-#include "store/junit_file.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_schema.hpp"
 #include "store/results_shape.hpp"
 
 using namespace perfgate;
-
-TEST(JUnit, EscapesAndDropsControlCharacters) {
-  EXPECT_EQ(store::xml_escape("a<b & \"c\"\x01\n"), "a&lt;b &amp; &quot;c&quot;&#10;");
-}
-
-TEST(GitHub, EscapesWorkflowCommands) {
-  EXPECT_EQ(store::github_escape("50% done\nnext"), "50%25 done%0Anext");
-  EXPECT_EQ(store::github_escape("a: b, c", true), "a%3A b%2C c");
-}
 
 TEST(Baseline, MissingFileIsEmptyAndMalformedIsUsageErrorNamingTheField) {
   TempDir d;

@@ -10,13 +10,13 @@
 #include "common/files.hpp"
 #include "common/interrupt.hpp"
 #include "common/run_lock.hpp"
+#include "export/verdict_rows.hpp"
 #include "measure/cgroup.hpp"
 #include "measure/host.hpp"
 #include "postgres/pg_server.hpp"
 #include "run/child.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_file.hpp"
-#include "store/verdict_rows.hpp"
 #include "suite/baseline_apply.hpp"
 #include "suite/debug_samples.hpp"
 #include "suite/family.hpp"
@@ -43,7 +43,7 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
   if (!r.error_message.empty()) failures.push_back(name + ": " + r.error_message);
   for (const auto& g : r.result.gates)
     if ((g.failed() || g.cannot_tell()) && g.kind != model::GateKind::Equivalence)
-      failures.push_back(name + ": " + store::failure_message(g));
+      failures.push_back(name + ": " + exports::failure_message(g));
 }
 
 // --lock: the machine's lock, held for the whole run; what the wait was is recorded beside the

@@ -1,4 +1,4 @@
-#include "store/github_actions.hpp"
+#include "export/github_actions.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -6,14 +6,21 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
 #include "common/errors.hpp"
 #include "common/number_format.hpp"
-#include "store/verdict_rows.hpp"
+#include "export/verdict_rows.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
+
+// GitHub's runner sets GITHUB_ACTIONS=true in every step (docs: "Default environment variables").
+bool on_github_actions() {
+  const char* v = std::getenv("GITHUB_ACTIONS");
+  return v && std::strcmp(v, "true") == 0;
+}
 
 namespace {
 
@@ -132,4 +139,4 @@ std::string annotations(const model::ResultsDoc& results) {
   return out.str();
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

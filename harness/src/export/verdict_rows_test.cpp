@@ -1,14 +1,14 @@
 // The verdict table and the step summary print every figure with its unit, scaled (ns to ms,
 // bytes/s to MiB/s, counts with separators), and fit 120 columns.
-#include "store/verdict_rows.hpp"
+#include "export/verdict_rows.hpp"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "store/github_actions.hpp"
-#include "store/text_table.hpp"
-#include "store/verdict_text.hpp"
+#include "export/github_actions.hpp"
+#include "export/text_table.hpp"
+#include "export/verdict_text.hpp"
 
 using namespace perfgate;
 
@@ -67,7 +67,7 @@ model::ResultsDoc a_benchmark_run() {
 
 TEST(VerdictTable, EveryFigureCarriesItsUnitScaled) {
   std::ostringstream out;
-  store::print_verdict_table(out, a_benchmark_run());
+  exports::print_verdict_table(out, a_benchmark_run());
   const std::string t = out.str();
   EXPECT_NE(t.find("19.8 ms"), std::string::npos) << t;
   EXPECT_NE(t.find("9.91 ms"), std::string::npos) << t;
@@ -76,24 +76,24 @@ TEST(VerdictTable, EveryFigureCarriesItsUnitScaled) {
   EXPECT_NE(t.find("566,112,320"), std::string::npos) << t;
   EXPECT_EQ(t.find("19813802"), std::string::npos) << t;
   std::istringstream lines(t);
-  for (std::string line; std::getline(lines, line);) EXPECT_LE(store::display_width(line), 120u) << line;
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(exports::display_width(line), 120u) << line;
 }
 
 TEST(VerdictTable, OneRowPerGateWithItsOwnResult) {
-  const auto rows = store::verdict_rows(a_benchmark_run().scenarios[0]);
+  const auto rows = exports::verdict_rows(a_benchmark_run().scenarios[0]);
   ASSERT_EQ(rows.size(), 5u);  // equivalence, policy, two claims, wall time not gated
   EXPECT_EQ(rows[1].gate, "improve");
-  EXPECT_EQ(store::result_word(rows[1]), "PASS");
+  EXPECT_EQ(exports::result_word(rows[1]), "PASS");
   EXPECT_EQ(rows[3].gate, "claim 3x");
   EXPECT_EQ(rows[3].metric, "instructions");
-  EXPECT_EQ(store::result_word(rows[3]), "FAIL");
+  EXPECT_EQ(exports::result_word(rows[3]), "FAIL");
   EXPECT_EQ(rows[4].gate, "not gated");
   EXPECT_EQ(rows[4].verdict, "lower");  // a direction, never "better"
-  EXPECT_EQ(store::result_word(rows[4]), "");
+  EXPECT_EQ(exports::result_word(rows[4]), "");
 }
 
 TEST(StepSummary, EveryFigureCarriesItsUnitScaled) {
-  const std::string md = store::markdown_summary(a_benchmark_run());
+  const std::string md = exports::markdown_summary(a_benchmark_run());
   for (const char* figure : {"| 19.8 ms | 9.91 ms |", "| 118 MiB/s | 235 MiB/s |", "| 566,112,320 | 283,056,160 |"})
     EXPECT_NE(md.find(figure), std::string::npos) << figure << "\n" << md;
   EXPECT_NE(md.find("| claim 3x | `instructions` | "), std::string::npos) << md;

@@ -10,15 +10,18 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
+
+// GitHub's runner sets GITHUB_ACTIONS=true in every step: annotations and a job summary there.
+bool on_github_actions();
 
 // The markdown summary: outcome, one row per gated metric, the baseline comparison, failures.
 std::string markdown_summary(const model::ResultsDoc& results);
 
-// One workflow command per line (GitHub reads them from stdout; cli/exports.hpp prints them).
+// One workflow command per line (GitHub reads them from stdout; export/exports.hpp prints them).
 std::string annotations(const model::ResultsDoc& results);
 
 // Escapes a workflow command's message (%, CR, LF) or property value (also : and ,).
 std::string github_escape(const std::string& text, bool property = false);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

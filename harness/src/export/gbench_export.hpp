@@ -13,8 +13,8 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 nlohmann::json gbench_json(const model::ResultsDoc& results);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,4 +1,4 @@
-#include "store/baseline_text.hpp"
+#include "export/baseline_text.hpp"
 
 #include <map>
 #include <set>
@@ -6,7 +6,7 @@
 
 #include "gate/policy.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 namespace {
 
@@ -14,7 +14,7 @@ namespace {
 // (2 machines)": what each host class can be gated against (one machine gates only itself:
 // gate/spread_rule.hpp). Stale: recorded with another scenario fingerprint than the entry's
 // newest run.
-std::string runs_by_class(const BaselineEntry& e) {
+std::string runs_by_class(const model::BaselineEntry& e) {
   struct Counts {
     int runs = 0, stale = 0;
     std::set<std::string> machines;
@@ -40,7 +40,7 @@ std::string runs_by_class(const BaselineEntry& e) {
 
 }  // namespace
 
-void print_changes(std::ostream& out, const std::vector<BaselineChange>& changes) {
+void print_changes(std::ostream& out, const std::vector<store::BaselineChange>& changes) {
   for (const auto& c : changes) {
     std::string what = c.what;
     what.resize(9, ' ');
@@ -48,7 +48,7 @@ void print_changes(std::ostream& out, const std::vector<BaselineChange>& changes
   }
 }
 
-void print_baseline_entries(std::ostream& out, const Baseline& b) {
+void print_baseline_entries(std::ostream& out, const model::Baseline& b) {
   for (const auto& e : b.entries)
     out << e.key() << "  " << e.variant << "/" << e.compare_to << " " << gate::format_ratio(e.ratio, e.ci)
         << (e.exact.value_or(false) ? "  exact" : "") << "  " << runs_by_class(e) << "  medians " << e.before_median
@@ -57,4 +57,4 @@ void print_baseline_entries(std::ostream& out, const Baseline& b) {
   out << b.entries.size() << " entries in " << b.file.string() << "\n";
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

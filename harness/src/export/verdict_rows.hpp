@@ -13,7 +13,7 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 struct VerdictRow {
   std::string gate;      // "same work", "improve", "no-regress", "guard", "claim 2.5x", "baseline", "run", "not gated"
@@ -44,4 +44,4 @@ std::string failure_detail(const model::GateResult& g);
 // The scenario's error is the failed equivalence gate's own failure (exit 3): said once, by the gate.
 bool error_is_a_gate(const model::ScenarioResult& s);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

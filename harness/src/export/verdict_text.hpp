@@ -9,10 +9,10 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 inline constexpr std::size_t kTableWidth = 120;
 
 void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bool colour = false, bool fit = true);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,10 +1,10 @@
-#include "store/calibration_text.hpp"
+#include "export/calibration_text.hpp"
 
 #include <iomanip>
 #include <sstream>
 #include <string>
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 using json = nlohmann::json;
 
@@ -54,4 +54,4 @@ void print_calibration(std::ostream& out, const json& doc) {
                                          : "duet does not win here: ab keeps sequential rounds\n");
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -9,11 +9,11 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 std::string junit_xml(const model::ResultsDoc& results);
 
 // XML character escaping for text and attribute values; drops characters XML 1.0 forbids.
 std::string xml_escape(const std::string& text);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,13 +1,13 @@
-#include "store/compare_text.hpp"
+#include "export/compare_text.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <map>
 
 #include "common/number_format.hpp"
-#include "store/text_table.hpp"
+#include "export/text_table.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 std::string pct(double change) { return format_change(change); }
 
@@ -174,4 +174,4 @@ std::vector<std::string> print_commands(std::ostream& out, const model::ResultsD
   return warnings;
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,13 +1,13 @@
-#include "store/compare_markdown.hpp"
+#include "export/compare_markdown.hpp"
 
 #include <cstdio>
 #include <sstream>
 
 #include "common/errors.hpp"
 #include "common/number_format.hpp"
-#include "store/compare_text.hpp"
+#include "export/compare_text.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 std::string cell(const std::string& s) {
@@ -89,4 +89,4 @@ std::string compare_markdown(const gate::RunDiff& d, const std::string& old_file
   return md + "\n";
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -10,7 +10,7 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 // How a command is called in tables and exports: its --command-name, else its command line as
 // typed (the words after a shell's -c).
@@ -46,4 +46,4 @@ std::string ab_markdown(const model::ResultsDoc& doc, const std::string& unit);
 // seconds) and one column per parameter, then perfgate's ratio, interval and verdict.
 std::string ab_csv(const model::ResultsDoc& doc);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

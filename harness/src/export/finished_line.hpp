@@ -8,9 +8,9 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 // "upload_spool/quick: 20 rounds (clear at look 2 (round 20)), wall_ms 0.98x [0.95, 1.01], 12.3 s"
 std::string finished_line(const model::ScenarioResult& s, double seconds);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

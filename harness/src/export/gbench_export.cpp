@@ -1,11 +1,11 @@
-#include "store/gbench_export.hpp"
+#include "export/gbench_export.hpp"
 
 #include <algorithm>
 #include <utility>
 
 #include "common/files.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 using json = nlohmann::json;
 
@@ -140,4 +140,4 @@ json gbench_json(const model::ResultsDoc& results) {
   return {{"context", context}, {"benchmarks", benchmarks}};
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

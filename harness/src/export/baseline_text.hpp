@@ -7,12 +7,12 @@
 
 #include "store/baseline_file.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 // "appended  KEY: detail", one line per change.
-void print_changes(std::ostream& out, const std::vector<BaselineChange>& changes);
+void print_changes(std::ostream& out, const std::vector<store::BaselineChange>& changes);
 
 // One line per entry, then the count.
-void print_baseline_entries(std::ostream& out, const Baseline& baseline);
+void print_baseline_entries(std::ostream& out, const model::Baseline& baseline);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 using TextRows = std::vector<std::vector<std::string>>;
 
@@ -36,4 +36,4 @@ std::string wrap_text(const std::string& text, std::size_t width, const std::str
 // `text` cut to `width` characters with "…" in the middle; unchanged when it fits.
 std::string abbreviate(const std::string& text, std::size_t width);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,4 +1,4 @@
-#include "store/finished_line.hpp"
+#include "export/finished_line.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "gate/policy.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 std::string seconds_text(double s) {
@@ -51,4 +51,4 @@ std::string finished_line(const model::ScenarioResult& s, double seconds) {
   return line.substr(0, nl) + ", " + seconds_text(seconds) + line.substr(nl);
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,13 +1,13 @@
-#include "store/verdict_text.hpp"
+#include "export/verdict_text.hpp"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
-#include "store/text_table.hpp"
-#include "store/verdict_rows.hpp"
+#include "export/text_table.hpp"
+#include "export/verdict_rows.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 const char* const kRed = "\033[1;31m";
@@ -81,4 +81,4 @@ void print_verdict_table(std::ostream& out, const model::ResultsDoc& results, bo
   }
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -10,8 +10,8 @@
 
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 nlohmann::json hyperfine_json(const model::ResultsDoc& doc);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

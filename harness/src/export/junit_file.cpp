@@ -1,13 +1,13 @@
-#include "store/junit_file.hpp"
+#include "export/junit_file.hpp"
 
 #include <cstdio>
 #include <sstream>
 
 #include "common/files.hpp"
+#include "export/verdict_rows.hpp"
 #include "perfgate/xml_escape.hpp"
-#include "store/verdict_rows.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 // Attribute rules everywhere, element text included: newlines as &#10;, as JUnit readers expect.
 std::string xml_escape(const std::string& s) { return perfgate::xml_escaped(s, perfgate::XmlEscape::Attribute); }
@@ -93,4 +93,4 @@ std::string junit_xml(const model::ResultsDoc& results) {
   return out.str();
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

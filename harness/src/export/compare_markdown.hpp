@@ -7,9 +7,9 @@
 
 #include "gate/run_diff.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 std::string compare_markdown(const gate::RunDiff& diff, const std::string& old_file, const std::string& new_file,
                              const gate::DiffOptions& options, const gate::GateDecision& decision);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,9 +1,9 @@
-#include "store/text_table.hpp"
+#include "export/text_table.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 bool continuation(unsigned char c) { return (c & 0xC0) == 0x80; }
@@ -98,4 +98,4 @@ void print_text_table(std::ostream& out, const TextRows& rows, bool rule, const 
   }
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,4 +1,4 @@
-#include "store/ab_text.hpp"
+#include "export/ab_text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <vector>
 
-#include "store/text_table.hpp"
+#include "export/text_table.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 struct Unit {
@@ -220,4 +220,4 @@ std::string ab_csv(const model::ResultsDoc& doc) {
   return csv.str();
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

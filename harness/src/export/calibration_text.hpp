@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 void print_calibration(std::ostream& out, const nlohmann::json& doc);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

@@ -1,4 +1,4 @@
-#include "store/verdict_rows.hpp"
+#include "export/verdict_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "common/number_format.hpp"
 #include "gate/policy.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 namespace {
 
 std::string strip_prefix(const std::string& text, const std::string& prefix) {
@@ -251,4 +251,4 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s) {
   return rows;
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

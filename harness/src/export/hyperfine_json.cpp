@@ -1,11 +1,11 @@
-#include "store/hyperfine_json.hpp"
+#include "export/hyperfine_json.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "store/ab_text.hpp"
+#include "export/ab_text.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 using json = nlohmann::json;
 
@@ -65,4 +65,4 @@ json hyperfine_json(const model::ResultsDoc& doc) {
   return {{"results", results}};
 }
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports

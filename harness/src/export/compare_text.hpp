@@ -12,7 +12,7 @@
 #include "gate/run_diff.hpp"
 #include "model/results_model.hpp"
 
-namespace perfgate::store {
+namespace perfgate::exports {
 
 // Cells: "+4.8%", "[-1.0%, +2.3%]", "p=0.01 (Holm 0.04)", "passed (exit 0)", a short commit.
 std::string pct(double change);
@@ -40,4 +40,4 @@ void print_gate_text(std::ostream& out, const gate::RunDiff& diff, const gate::D
 int print_compare_text(std::ostream& out, const gate::RunDiff& diff, const std::string& old_file,
                        const std::string& new_file, const gate::DiffOptions& options);
 
-}  // namespace perfgate::store
+}  // namespace perfgate::exports
