@@ -5,6 +5,7 @@
 
 #include "stats/multiple.hpp"
 #include "stats/power.hpp"
+#include "stats/summary.hpp"
 #include "stats/walsh.hpp"
 
 namespace perfgate::gate {
@@ -144,6 +145,25 @@ void decide_exploratory(const std::vector<Comparison*>& comparisons, double alph
   for (auto* c : comparisons)
     record(*c, stats::decide_verdicts({stats::state_tests(c->r, noise, c->better, c->same_means)}, alpha)[0],
            c->r.p_wilcoxon, alpha, noise);
+}
+
+model::SeriesSummaries summarize_series(const std::map<std::string, nlohmann::json>& series) {
+  model::SeriesSummaries out;
+  for (const auto& [variant, of_variant] : series) {
+    auto& summaries = out[variant];
+    if (!of_variant.is_object()) continue;
+    for (const auto& [name, ser] : of_variant.items()) {
+      if (!ser.is_object() || !ser.contains("values") || !ser["values"].is_array()) continue;
+      std::vector<double> values;
+      for (const auto& x : ser["values"])
+        if (x.is_number() && std::isfinite(x.get<double>())) values.push_back(x.get<double>());
+      if (values.empty()) continue;
+      const auto unit = ser.find("unit");
+      summaries[name] = {stats::summarize(values),
+                         unit != ser.end() && unit->is_string() ? unit->get<std::string>() : std::string()};
+    }
+  }
+  return out;
 }
 
 }  // namespace perfgate::gate

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -44,5 +46,10 @@ void decide_exploratory(const std::vector<model::Comparison*>& comparisons, doub
 // not is a bug in the program or in its declaration: it is named (the returned notes) and its
 // comparisons lose exactness for this run, so no baseline compares it across host classes.
 std::vector<std::string> check_declared_exact(model::Summaries& summaries, std::vector<model::Comparison>& comparisons);
+
+// The summary of every series of `series` (variant → series name → {unit, values}) with a
+// finite value: the figures `series_summaries` holds. Values that are not finite numbers are
+// left out; a series with none has no summary.
+model::SeriesSummaries summarize_series(const std::map<std::string, nlohmann::json>& series);
 
 }  // namespace perfgate::gate

@@ -32,10 +32,6 @@ nlohmann::json to_json(const model::ResultsDoc& results);
 run::Sample sample_from_json(const nlohmann::json& j);
 model::Summaries summaries_from_json(const nlohmann::json& j);
 
-// The summary of every series of `series` (variant → series name → {unit, values}) with a
-// finite value: the figures `series_summaries` holds. Values that are not finite numbers are
-// left out; a series with none has no summary.
-model::SeriesSummaries summarize_series(const std::map<std::string, nlohmann::json>& series);
 model::Comparison comparison_from_json(const nlohmann::json& j);
 model::GateResult gate_from_json(const nlohmann::json& j);
 model::ScenarioResult scenario_from_json(const nlohmann::json& j);

@@ -3,7 +3,6 @@
 #include <string>
 #include <vector>
 
-#include "stats/summary.hpp"
 #include "store/codec_fields.hpp"
 #include "store/results_codec.hpp"
 
@@ -270,23 +269,6 @@ json to_json(const model::ScenarioResult& s) {
     j["metric_choice"]["why"] = s.metric_choice->why;
   }
   return j;
-}
-
-model::SeriesSummaries summarize_series(const std::map<std::string, json>& series) {
-  model::SeriesSummaries out;
-  for (const auto& [variant, of_variant] : series) {
-    auto& summaries = out[variant];
-    if (!of_variant.is_object()) continue;
-    for (const auto& [name, ser] : of_variant.items()) {
-      if (!ser.is_object() || !ser.contains("values") || !ser["values"].is_array()) continue;
-      std::vector<double> values;
-      for (const auto& x : ser["values"])
-        if (x.is_number() && std::isfinite(x.get<double>())) values.push_back(x.get<double>());
-      if (values.empty()) continue;
-      summaries[name] = {stats::summarize(values), text(ser, "unit", "")};
-    }
-  }
-  return out;
 }
 
 model::ScenarioResult scenario_from_json(const json& j) {

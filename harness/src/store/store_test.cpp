@@ -5,6 +5,7 @@
 #include "catalog/kinds.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "gate/scenario_stats.hpp"
 #include "store/baseline_file.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
@@ -349,7 +350,7 @@ TEST(ResultsCodec, SeriesSummariesAreTheHarnesssAndReadBackEqual) {
       {"after",
        {{"latency_ms", {{"unit", "ms"}, {"values", {5, 1, 4, 2, 3, "x", nullptr}}}},
         {"nothing", {{"values", {"x"}}}}}}};
-  const auto sums = store::summarize_series(series);
+  const auto sums = gate::summarize_series(series);
   ASSERT_EQ(sums.at("after").size(), 1u);
   const auto& lat = sums.at("after").at("latency_ms");
   EXPECT_EQ(lat.s.n, 5u);

@@ -332,7 +332,7 @@ void ScenarioRun::analyse() {
     if (!it->series.empty()) result.series->emplace(it->variant, it->series);
     if (!it->extra.empty()) result.extra->variants.emplace(it->variant, it->extra);
   }
-  result.series_summaries = store::summarize_series(*result.series);
+  result.series_summaries = gate::summarize_series(*result.series);
   result.stop = model::Stop{outcome.stop.kind, outcome.stop.text, outcome.rounds, outcome.looks_taken};
   const auto load = measure::load_average();
   result.load_after = std::vector<double>(load.begin(), load.end());
