@@ -44,6 +44,9 @@ struct RunOptions {
   // --decide-all: take rounds until every gated comparison is decided, even after a gate has
   // failed (by default a scenario stops once one has: more rounds cannot turn it green).
   bool decide_all = false;
+  // After the rounds, a parity scenario's capacity and per-request measures (docs/parity.md);
+  // a lie asks only whether the gates catch it, so `lies` leaves them out.
+  bool parity_measures = true;
   std::optional<std::uint64_t> seed;
   std::optional<std::vector<int>> cpus;
   Outputs outputs;

@@ -155,6 +155,7 @@ void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> 
   rp.alpha = o.alpha;
   rp.noise = o.noise;
   rp.decide_all = o.decide_all;
+  rp.parity_measures = o.parity_measures;
   rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
   // Alpha is split over the looks the schedules take, no more: a fixed number of rounds (--runs N,
   // a profile with min = max) is one look at full alpha. A budgeted scenario's looks take their

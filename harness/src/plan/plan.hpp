@@ -145,7 +145,8 @@ struct RunPlan {
   // stay valid when shards are merged: the other shards' comparisons count as p = 1.
   int family_total = 0;  // 0: this plan's own gated comparisons
   double alpha_per_look = 0.0125;
-  bool decide_all = false;  // RunOptions::decide_all
+  bool decide_all = false;      // RunOptions::decide_all
+  bool parity_measures = true;  // RunOptions::parity_measures
   Outputs outputs;
   BaselinePlan baseline;
   std::optional<std::filesystem::path> debug_samples;  // --debug-samples: scripted samples

@@ -73,6 +73,11 @@ std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& ru
 }  // namespace
 
 RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
+  PgContext pg;
+  return execute_plan(rp, sink, pg);
+}
+
+RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink, PgContext& pg) {
   auto baseline = load_run_baseline(rp.baseline);
   const auto script = load_sample_script(rp);
   // Even with --quiet: a table of scripted figures must not be read as a measurement.
@@ -97,7 +102,6 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink) {
 
   const auto reproduce = reproduce_argv(rp.record.argv, rp.seed);
   TempDir run_dir("perfgate-run-");
-  PgContext pg;  // after run_dir: destroyed first, so the cluster stops before the run's files go
   std::vector<std::unique_ptr<ScenarioRun>> runs;
   for (std::size_t i = 0; i < rp.scenarios.size(); ++i) {
     runs.push_back(std::make_unique<ScenarioRun>(rp.scenarios[i], rp, sink, run_dir, static_cast<int>(i),

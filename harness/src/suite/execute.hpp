@@ -11,6 +11,7 @@
 
 #include "model/results_model.hpp"
 #include "plan/plan.hpp"
+#include "suite/pg_context.hpp"
 #include "suite/run_sink.hpp"
 
 namespace perfgate::suite {
@@ -26,5 +27,10 @@ struct RunOutcome {
 // A malformed baseline or script is exit 2 (UsageError) before anything runs or is written;
 // --lock is taken after that, before the first scenario.
 RunOutcome execute_plan(const plan::RunPlan& plan, const RunSink& sink);
+
+// The same, with the PostgreSQL server of a command that runs many plans (`lies`): one
+// throwaway cluster for all of them instead of one started and stopped for each. Each run
+// still clones its scenario's database afresh from the template.
+RunOutcome execute_plan(const plan::RunPlan& plan, const RunSink& sink, PgContext& pg);
 
 }  // namespace perfgate::suite

@@ -213,7 +213,7 @@ void ScenarioRun::run_rounds() {
     for (const auto& g : after_rounds)
       if (g.failed()) throw gate::EquivalenceFailure(g.name + ": " + g.detail);
     note_digest_runs(bp);
-    if (result.parity)
+    if (result.parity && rp.parity_measures)
       result.parity->measures = parity::bundled_measures(*sampling->service(), run_dir.path(), outcome.samples);
     stopping.explain(outcome);
     decided_at_alpha = stopping.alpha_of_last_test();
