@@ -8,6 +8,8 @@ import json
 import pathlib
 import sys
 
+import pytest
+
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from liar_catalog import ASKED_CLASSES, THREAT_CLASSES  # noqa: E402
 
@@ -52,10 +54,17 @@ def test_every_bundled_scenario_declares_two_lies_or_more():
         assert len(lies) >= 2, f"{manifest}: declares {len(lies)} lies"
 
 
-def test_perfgate_lies_catches_every_declared_lie(perfgate, tmp_path):
-    out = tmp_path / "lies.json"
+@pytest.fixture(scope="module")
+def bundled_lies(perfgate, tmp_path_factory):
+    """One `perfgate lies` over the whole bundled catalog, read by every test below."""
+    out = tmp_path_factory.mktemp("lies") / "lies.json"
     r = perfgate("lies", "--json", out, timeout=1800)
     doc = json.loads(out.read_text()) if out.exists() else {"lies": [], "coverage": {"findings": []}}
+    return r, doc
+
+
+def test_perfgate_lies_catches_every_declared_lie(bundled_lies):
+    r, doc = bundled_lies
     rows = doc["lies"]
     missed = [f'{x["scenario"]}/{x["lie"]}: {x["how"]}' for x in rows if not x["caught"]]
     assert r.returncode == 0, "\n".join(missed) + "\n" + r.stdout[-3000:] + r.stderr[-3000:]
@@ -67,3 +76,24 @@ def test_perfgate_lies_catches_every_declared_lie(perfgate, tmp_path):
     asked = {row["scenario"]: row["asked"] for row in doc["coverage"]["scenarios"]}
     assert set(asked) == {p.parent.name for p in (ROOT / "scenarios").glob("*/scenario.json")}
     assert all(a in ("n/a", "caught", "not asked", "no lie") for row in asked.values() for a in row.values()), asked
+
+
+def test_named_batch_lies_exit_3_naming_what_differs(bundled_lies):
+    """Issue 12's named batch lies, for the reason the digest covers: photos_timeline without the
+    metadata join (width/height/camera NULL), keyset_listing with NULL AS size, auth_herd
+    answering another user's id on a warm hit, and (issue 28) accepting a wrong password of a
+    cached user."""
+    r, doc = bundled_lies
+    rows = {(x["scenario"], x["lie"]): x for x in doc["lies"]}
+    assert rows, r.stdout[-3000:] + r.stderr[-3000:]
+    photos = rows[("photos_timeline", "no-metadata-join")]
+    assert photos["caught"] and photos["exit_code"] == 3, photos
+    assert "first differing line 1" in photos["how"], photos  # the very first row: its metadata columns
+    keyset = rows[("keyset_listing", "null-size")]
+    assert keyset["caught"] and keyset["exit_code"] == 3, keyset
+    assert "T4:file" in keyset["how"], keyset  # a file row differs (its size), not a folder row
+    auth = rows[("auth_herd", "one-slot-cache")]
+    assert auth["caught"] and auth["exit_code"] == 3, auth
+    assert "answered user_id=" in auth["how"] and "expected user_id=" in auth["how"], auth  # another user's id
+    key = rows[("auth_herd", "key-by-user")]  # issue 28: a cached user with a wrong password
+    assert key["caught"] and "'probe wrong password' answered user_id=" in key["how"], key
