@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -75,12 +74,6 @@ std::string fill(std::string text, const Keys& keys) {
   return text;
 }
 
-void write_text(const fs::path& file, const std::string& text) {
-  fs::create_directories(file.parent_path());
-  std::ofstream f(file, std::ios::binary);
-  if (!(f << text) || !f.flush()) throw RunError("cannot write " + file.string());
-}
-
 // The files of the template, as (where they go in the folder, the template file).
 std::vector<std::pair<fs::path, fs::path>> files_of(const fs::path& templates, const std::string& kind,
                                                     const fs::path& cmake) {
@@ -116,7 +109,7 @@ void new_scenario(const std::string& name, const std::string& kind, const std::s
   const fs::path staging = place.catalog / ("." + name + ".new-" + std::to_string(::getpid()));
   try {
     for (const auto& [to, from] : files_of(templates, kind, flavour.at("CMAKE").get<std::string>()))
-      write_text(staging / to, fill(read_file(from), keys));
+      write_file_atomic(staging / to, fill(read_file(from), keys));
     catalog::load_manifest(staging / "scenario.json");  // the template's own check: it must load
     fs::rename(staging, folder);
   } catch (...) {

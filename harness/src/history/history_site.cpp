@@ -1,6 +1,5 @@
 #include "history/history_site.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "common/errors.hpp"
@@ -134,12 +133,6 @@ std::string page_html(const std::string& kind, const std::string& title, const s
          attr(script) + "\"></script>\n</body>\n</html>\n";
 }
 
-void write(const fs::path& path, const std::string& content) {
-  std::ofstream out(path, std::ios::binary);
-  out << content;
-  if (!out.flush()) throw RunError("cannot write " + path.string());
-}
-
 void refuse_foreign(const fs::path& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) return;
@@ -167,7 +160,8 @@ void write_history_site(const fs::path& dir, const SiteDoc& doc, const fs::path&
   const fs::path root = staged.path();
   fs::create_directories(root / "data");
   copy_assets(assets, root / "assets");
-  write(root / kMarker, "A site written by perfgate history publish; the next publish replaces this folder.\n");
+  write_file_atomic(root / kMarker,
+                    "A site written by perfgate history publish; the next publish replaces this folder.\n");
 
   json index = json::array(), regressions = json::array();
   for (const auto& s : doc.series) {
@@ -176,9 +170,10 @@ void write_history_site(const fs::path& dir, const SiteDoc& doc, const fs::path&
     index.push_back(row);
     const std::string sub = s.subtitle + " · " + std::to_string(s.points.size()) + " runs · " +
                             std::to_string(s.changes.size()) + " change point(s)";
-    write(root / "data" / ("series-" + s.slug + ".js"), data_script({{"kind", "series"}, {"series", series_page(s)}}));
-    write(root / ("series-" + s.slug + ".html"),
-          page_html("series", s.title, sub, "series-" + s.slug, "series.js", doc));
+    write_file_atomic(root / "data" / ("series-" + s.slug + ".js"),
+                      data_script({{"kind", "series"}, {"series", series_page(s)}}));
+    write_file_atomic(root / ("series-" + s.slug + ".html"),
+                      page_html("series", s.title, sub, "series-" + s.slug, "series.js", doc));
   }
   for (const auto& r : doc.regressions) {
     const auto& s = doc.series.at(r.series);
@@ -191,16 +186,16 @@ void write_history_site(const fs::path& dir, const SiteDoc& doc, const fs::path&
                 {"host_class", s.host_class}});
     regressions.push_back(row);
   }
-  write(root / "data" / "index.js", data_script({{"kind", "index"}, {"series", index}}));
-  write(root / "index.html",
-        page_html("index", "History of every series",
-                  std::to_string(doc.series.size()) + " series (scenario × profile × gated metric × host class)",
-                  "index", "tables.js", doc));
-  write(root / "data" / "regressions.js", data_script({{"kind", "regressions"}, {"rows", regressions}}));
-  write(root / "regressions.html",
-        page_html("regressions", "Regressions",
-                  std::to_string(doc.regressions.size()) + " change point(s) for the worse, newest first",
-                  "regressions", "tables.js", doc));
+  write_file_atomic(root / "data" / "index.js", data_script({{"kind", "index"}, {"series", index}}));
+  write_file_atomic(root / "index.html", page_html("index", "History of every series",
+                                                   std::to_string(doc.series.size()) +
+                                                       " series (scenario × profile × gated metric × host class)",
+                                                   "index", "tables.js", doc));
+  write_file_atomic(root / "data" / "regressions.js", data_script({{"kind", "regressions"}, {"rows", regressions}}));
+  write_file_atomic(root / "regressions.html",
+                    page_html("regressions", "Regressions",
+                              std::to_string(doc.regressions.size()) + " change point(s) for the worse, newest first",
+                              "regressions", "tables.js", doc));
   staged.commit();
 }
 
