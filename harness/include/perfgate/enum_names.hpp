@@ -2,18 +2,32 @@
 // report line — kept in one table per enum beside the enum itself, so a kind is spelled once
 // and compared as a value everywhere else. An enum E takes part by declaring, in its own
 // namespace, `constexpr std::array<std::pair<E, std::string_view>, N> names(E)` listing every
-// value once.
+// value once; an enum declared without initializers writes it as its names in declaration order,
+// so each value is spelled once, in the enum:
+//
+//   enum class Better { Lower, Higher };
+//   constexpr auto names(Better) { return in_declaration_order<Better>({"lower", "higher"}); }
 //
 //   perfgate::name_of(Better::Higher)            // "higher"
 //   perfgate::from_name<Better>("lower")         // Better::Lower; nullopt for an unknown name
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfgate {
+
+template <typename E, std::size_t N>
+constexpr std::array<std::pair<E, std::string_view>, N> in_declaration_order(const std::string_view (&names)[N]) {
+  std::array<std::pair<E, std::string_view>, N> table{};
+  for (std::size_t i = 0; i < N; ++i) table[i] = {static_cast<E>(i), names[i]};
+  return table;
+}
 
 template <typename E>
 constexpr std::string_view name_of(E value) {
