@@ -29,11 +29,17 @@ constexpr std::array<std::pair<E, std::string_view>, N> in_declaration_order(con
   return table;
 }
 
-template <typename E>
-constexpr std::string_view name_of(E value) {
-  for (const auto& [v, name] : names(E{}))
+// The name `table` gives `value`: names(E) itself, or a printer's own words for E.
+template <typename E, std::size_t N>
+constexpr std::string_view name_in(const std::array<std::pair<E, std::string_view>, N>& table, E value) {
+  for (const auto& [v, name] : table)
     if (v == value) return name;
   return "?";  // unreachable while the table lists every value
+}
+
+template <typename E>
+constexpr std::string_view name_of(E value) {
+  return name_in(names(E{}), value);
 }
 
 template <typename E>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 
 #include "common/errors.hpp"
@@ -98,17 +99,9 @@ std::string difference(const model::GateResult& g) {
 
 // A gate's outcome in its row's words: how it passed or failed, else "cannot tell" or "not decided".
 std::string outcome_word(model::GateOutcome o, const std::string& passed, const std::string& failed) {
-  switch (o) {
-    case model::GateOutcome::Passed:
-      return passed;
-    case model::GateOutcome::Failed:
-      return failed;
-    case model::GateOutcome::CannotTell:
-      return "cannot tell";
-    case model::GateOutcome::Undecided:
-      return "not decided";
-  }
-  return "not decided";
+  if (o == model::GateOutcome::Passed) return passed;
+  if (o == model::GateOutcome::Failed) return failed;
+  return o == model::GateOutcome::CannotTell ? "cannot tell" : "not decided";
 }
 
 VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) {
@@ -171,23 +164,24 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
   }
 }
 
+// How a row's result is shown: a word in the text table, a mark in GitHub's summary.
+struct ResultShown {
+  std::string_view word, mark;
+};
+
+ResultShown result_shown(const VerdictRow& r) {
+  // In model::GateOutcome's order.
+  constexpr ResultShown kByOutcome[] = {
+      {"PASS", "✅ pass"}, {"FAIL", "❌ FAIL"}, {"CANNOT TELL", "⚠️ cannot tell"}, {"n/a", "➖ n/a"}};
+  if (r.run_error) return {"ERROR", "❌ error"};
+  if (!r.outcome) return {};
+  return kByOutcome[static_cast<std::size_t>(*r.outcome)];
+}
+
 }  // namespace
 
-std::string result_word(const VerdictRow& r) {
-  if (r.run_error) return "ERROR";
-  if (!r.outcome) return "";
-  switch (*r.outcome) {
-    case model::GateOutcome::Passed:
-      return "PASS";
-    case model::GateOutcome::Failed:
-      return "FAIL";
-    case model::GateOutcome::CannotTell:
-      return "CANNOT TELL";
-    case model::GateOutcome::Undecided:
-      return "n/a";
-  }
-  return "";
-}
+std::string result_word(const VerdictRow& r) { return std::string(result_shown(r).word); }
+std::string result_mark(const VerdictRow& r) { return std::string(result_shown(r).mark); }
 
 std::string failure_detail(const model::GateResult& g) {
   return strip_prefix(g.detail, std::string(name_of(g.kind)) + " gate failed: ");

@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "gate/scenario_stats.hpp"
+#include "perfgate/enum_names.hpp"
 #include "perfgate/percentile.hpp"
 #include "stats/multiple.hpp"
 #include "stats/rank_tests.hpp"
@@ -275,19 +276,8 @@ RunOutcome outcome_of(const model::ResultsDoc& d) {
 
 // benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
 std::string compare_word(stats::Verdict v) {
-  switch (v) {
-    case stats::Verdict::Worse:
-      return "worse";
-    case stats::Verdict::Better:
-      return "better";
-    case stats::Verdict::Same:
-      return "same";
-    case stats::Verdict::NotWorse:
-      return "not worse";
-    case stats::Verdict::CannotTell:
-      return "~";
-  }
-  return "~";
+  constexpr auto kWords = in_declaration_order<stats::Verdict>({"better", "worse", "same", "not worse", "~"});
+  return std::string(name_in(kWords, v));
 }
 
 int RunDiff::regressions() const {
