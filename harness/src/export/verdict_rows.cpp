@@ -16,12 +16,6 @@ std::string strip_prefix(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
 }
 
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
-  return buf;
-}
-
 // The metric a gate judged: its own field, else (a file written before gates named it) read
 // from its name "POLICY on METRIC" / "no regress on METRIC" / "baseline on METRIC".
 std::string metric_of(const model::GateResult& g, const model::ScenarioResult& s) {
@@ -62,7 +56,7 @@ void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Compa
   row.after = median(s, c.variant, c);
   row.ratio = !std::isfinite(c.r.ratio) ? "-" : decided ? gate::format_decided(c) : gate::format_ratio(c);
   if (c.detectable_effect && std::isfinite(*c.detectable_effect))
-    row.detectable = percent(*c.detectable_effect);
+    row.detectable = format_percent(*c.detectable_effect);
   else
     row.detectable = c.r.log_scale ? "too few rounds" : "-";
   if (undecided && c.rounds_to_decide)
@@ -126,7 +120,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
   } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
-    const std::string band = g.band ? percent(*g.band) : "its band";
+    const std::string band = g.band ? format_percent(*g.band) : "its band";
     row.verdict = outcome_word(g.outcome, "within +" + band, "beyond +" + band);
   } else if (g.kind == model::GateKind::Claim) {
     row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
