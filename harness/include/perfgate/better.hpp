@@ -12,8 +12,6 @@ namespace perfgate {
 
 enum class Better { Lower, Higher };
 
-constexpr std::array<std::pair<Better, std::string_view>, 2> names(Better) {
-  return {{{Better::Lower, "lower"}, {Better::Higher, "higher"}}};
-}
+constexpr auto names(Better) { return in_declaration_order<Better>({"lower", "higher"}); }
 
 }  // namespace perfgate

@@ -2,24 +2,44 @@
 // report line — kept in one table per enum beside the enum itself, so a kind is spelled once
 // and compared as a value everywhere else. An enum E takes part by declaring, in its own
 // namespace, `constexpr std::array<std::pair<E, std::string_view>, N> names(E)` listing every
-// value once.
+// value once; an enum declared without initializers writes it as its names in declaration order,
+// so each value is spelled once, in the enum:
+//
+//   enum class Better { Lower, Higher };
+//   constexpr auto names(Better) { return in_declaration_order<Better>({"lower", "higher"}); }
 //
 //   perfgate::name_of(Better::Higher)            // "higher"
 //   perfgate::from_name<Better>("lower")         // Better::Lower; nullopt for an unknown name
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace perfgate {
 
-template <typename E>
-constexpr std::string_view name_of(E value) {
-  for (const auto& [v, name] : names(E{}))
+template <typename E, std::size_t N>
+constexpr std::array<std::pair<E, std::string_view>, N> in_declaration_order(const std::string_view (&names)[N]) {
+  std::array<std::pair<E, std::string_view>, N> table{};
+  for (std::size_t i = 0; i < N; ++i) table[i] = {static_cast<E>(i), names[i]};
+  return table;
+}
+
+// The name `table` gives `value`: names(E) itself, or a printer's own words for E.
+template <typename E, std::size_t N>
+constexpr std::string_view name_in(const std::array<std::pair<E, std::string_view>, N>& table, E value) {
+  for (const auto& [v, name] : table)
     if (v == value) return name;
   return "?";  // unreachable while the table lists every value
+}
+
+template <typename E>
+constexpr std::string_view name_of(E value) {
+  return name_in(names(E{}), value);
 }
 
 template <typename E>

@@ -24,12 +24,8 @@ namespace perfgate::bisect {
 
 enum class Verdict { Slower, NotSlower, CannotTell, BuildFailed, OutputDiffers };
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 5> names(Verdict) {
-  return {{{Verdict::Slower, "slower"},
-           {Verdict::NotSlower, "not slower"},
-           {Verdict::CannotTell, "cannot tell"},
-           {Verdict::BuildFailed, "build failed"},
-           {Verdict::OutputDiffers, "output differs"}}};
+constexpr auto names(Verdict) {
+  return in_declaration_order<Verdict>({"slower", "not slower", "cannot tell", "build failed", "output differs"});
 }
 
 struct StepResult {
@@ -53,12 +49,9 @@ enum class Answer {
   NoSlowerBefore,  // the output changed at `changed_at`, and no commit before it is slower
 };
 
-constexpr std::array<std::pair<Answer, std::string_view>, 5> names(Answer) {
-  return {{{Answer::FirstSlower, "first slower"},
-           {Answer::Range, "range"},
-           {Answer::BadNotSlower, "bad not slower"},
-           {Answer::BadUndecided, "cannot tell"},
-           {Answer::NoSlowerBefore, "no slower commit before the behaviour change"}}};
+constexpr auto names(Answer) {
+  return in_declaration_order<Answer>(
+      {"first slower", "range", "bad not slower", "cannot tell", "no slower commit before the behaviour change"});
 }
 
 struct Outcome {

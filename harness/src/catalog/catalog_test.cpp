@@ -3,6 +3,7 @@
 
 #include "catalog/manifest.hpp"
 #include "common/errors.hpp"
+#include "common/usage_error_of.hpp"
 
 using namespace perfgate;
 using catalog::json;
@@ -14,12 +15,7 @@ json good() {
     "profiles": {"quick": {"params": {"n": 1}, "min_rounds": 4}, "full": {}}})");
 }
 std::string error_of(const json& doc) {
-  try {
-    catalog::parse_manifest(doc, "/x/demo/scenario.json");
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "";
+  return usage_error_of([&] { catalog::parse_manifest(doc, "/x/demo/scenario.json"); });
 }
 }  // namespace
 

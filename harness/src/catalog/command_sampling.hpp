@@ -13,15 +13,13 @@
 #include <string_view>
 #include <utility>
 
+#include "perfgate/enum_names.hpp"
+
 namespace perfgate::catalog {
 
 enum class StdoutKind { Contract, Null, Pipe, Inherit, File };
-constexpr std::array<std::pair<StdoutKind, std::string_view>, 5> names(StdoutKind) {
-  return {{{StdoutKind::Contract, "file"},
-           {StdoutKind::Null, "null"},
-           {StdoutKind::Pipe, "pipe"},
-           {StdoutKind::Inherit, "inherit"},
-           {StdoutKind::File, "a file"}}};
+constexpr auto names(StdoutKind) {
+  return in_declaration_order<StdoutKind>({"file", "null", "pipe", "inherit", "a file"});
 }
 
 struct StdoutTarget {

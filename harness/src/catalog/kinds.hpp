@@ -17,12 +17,7 @@ namespace perfgate::catalog {
 
 // Ab is no manifest's: `perfgate ab`'s one scenario, built from the command line.
 enum class ScenarioKind { Batch, Service, Gbench, Ab };
-constexpr std::array<std::pair<ScenarioKind, std::string_view>, 4> names(ScenarioKind) {
-  return {{{ScenarioKind::Batch, "batch"},
-           {ScenarioKind::Service, "service"},
-           {ScenarioKind::Gbench, "gbench"},
-           {ScenarioKind::Ab, "ab"}}};
-}
+constexpr auto names(ScenarioKind) { return in_declaration_order<ScenarioKind>({"batch", "service", "gbench", "ab"}); }
 
 // The kinds a manifest (and `perfgate new --kind`) may name.
 inline std::vector<ScenarioKind> manifest_kinds() {
@@ -31,17 +26,10 @@ inline std::vector<ScenarioKind> manifest_kinds() {
 
 // improve: AFTER must be significantly better on the primary metric; no-regress: not worse.
 enum class Policy { Improve, NoRegress };
-constexpr std::array<std::pair<Policy, std::string_view>, 2> names(Policy) {
-  return {{{Policy::Improve, "improve"}, {Policy::NoRegress, "no-regress"}}};
-}
+constexpr auto names(Policy) { return in_declaration_order<Policy>({"improve", "no-regress"}); }
 
 enum class FixtureKind { None, Files, Sqlite, Postgres };
-constexpr std::array<std::pair<FixtureKind, std::string_view>, 4> names(FixtureKind) {
-  return {{{FixtureKind::None, "none"},
-           {FixtureKind::Files, "files"},
-           {FixtureKind::Sqlite, "sqlite"},
-           {FixtureKind::Postgres, "postgres"}}};
-}
+constexpr auto names(FixtureKind) { return in_declaration_order<FixtureKind>({"none", "files", "sqlite", "postgres"}); }
 
 // A lie's `caught_by`: "equivalence" (the run exits 3) or "exact:METRIC" (an exact count that
 // differs from honest AFTER's).

@@ -14,6 +14,7 @@
 
 #include "catalog/kinds.hpp"
 #include "catalog/threats.hpp"
+#include "perfgate/enum_names.hpp"
 
 namespace perfgate::catalog {
 
@@ -52,9 +53,7 @@ enum class SelfCheck {
   Equal,   // every sample: the figure is the outside count (a request count relayed)
   Covers,  // every sample: the outside figure holds at least the figure (bytes said to be written)
 };
-constexpr std::array<std::pair<SelfCheck, std::string_view>, 3> names(SelfCheck) {
-  return {{{SelfCheck::Saving, "saving"}, {SelfCheck::Equal, "equal"}, {SelfCheck::Covers, "covers"}}};
-}
+constexpr auto names(SelfCheck) { return in_declaration_order<SelfCheck>({"saving", "equal", "covers"}); }
 
 // A figure the program reports about itself (its own stopwatch, counter or account), believed
 // only as far as perfgate sees it from outside: what AFTER says `metrics` saved against BEFORE

@@ -15,22 +15,12 @@
 #include "common/number_format.hpp"
 #include "common/printable_text.hpp"
 #include "common/program_path.hpp"
+#include "common/usage_error_of.hpp"
 
 using namespace perfgate;
 using nlohmann::json;
 
 namespace {
-
-// The message of the UsageError `read` throws, or "" when it throws none.
-std::string error_of(const std::function<void()>& read) {
-  try {
-    read();
-  } catch (const UsageError& e) {
-    EXPECT_EQ(e.code(), kExitUsage);
-    return e.what();
-  }
-  return "";
-}
 
 const json doc = json::parse(R"({
   "name": "demo", "empty": "", "nothing": null, "count": 3, "minus": -1, "ratio": 0.5, "big": 5000000000,
@@ -42,13 +32,13 @@ const json doc = json::parse(R"({
 
 TEST(JsonFields, MessagesNameFileAndField) {
   const FieldReader r(doc, "f.json");
-  EXPECT_EQ(error_of([&] { r.string("title"); }), "f.json: title: missing (a string)");
-  EXPECT_EQ(error_of([&] { r.string("count"); }), "f.json: count: must be a string");
+  EXPECT_EQ(usage_error_of([&] { r.string("title"); }), "f.json: title: missing (a string)");
+  EXPECT_EQ(usage_error_of([&] { r.string("count"); }), "f.json: count: must be a string");
   const FieldReader deep = r.child("sub").child("deep");
-  EXPECT_EQ(error_of([&] { deep.string("x"); }), "f.json: sub.deep.x: must be a string");
-  EXPECT_EQ(error_of([&] { deep.fail("is wrong"); }), "f.json: sub.deep: is wrong");
-  EXPECT_EQ(error_of([&] { r.fail("is wrong"); }), "f.json: (top level): is wrong");
-  EXPECT_EQ(error_of([] { FieldReader(doc["tags"], "f.json"); }), "f.json: (top level): must be an object");
+  EXPECT_EQ(usage_error_of([&] { deep.string("x"); }), "f.json: sub.deep.x: must be a string");
+  EXPECT_EQ(usage_error_of([&] { deep.fail("is wrong"); }), "f.json: sub.deep: is wrong");
+  EXPECT_EQ(usage_error_of([&] { r.fail("is wrong"); }), "f.json: (top level): is wrong");
+  EXPECT_EQ(usage_error_of([] { FieldReader(doc["tags"], "f.json"); }), "f.json: (top level): must be an object");
 }
 
 TEST(JsonFields, NullReadsAsAbsent) {
@@ -57,40 +47,45 @@ TEST(JsonFields, NullReadsAsAbsent) {
   EXPECT_EQ(r.string("nothing", "default"), "default");
   EXPECT_FALSE(r.optional_number("nothing").has_value());
   EXPECT_TRUE(r.optional_child("nothing").keys().empty());
-  EXPECT_EQ(error_of([&] { r.required("nothing", "a URL list file"); }), "f.json: nothing: missing (a URL list file)");
+  EXPECT_EQ(usage_error_of([&] { r.required("nothing", "a URL list file"); }),
+            "f.json: nothing: missing (a URL list file)");
 }
 
 TEST(JsonFields, Strings) {
   const FieldReader r(doc, "f.json");
   EXPECT_EQ(r.string("name"), "demo");
   EXPECT_EQ(r.string("empty", "x"), "");
-  EXPECT_EQ(error_of([&] { r.non_empty_string("empty"); }), "f.json: empty: must be a non-empty string");
+  EXPECT_EQ(usage_error_of([&] { r.non_empty_string("empty"); }), "f.json: empty: must be a non-empty string");
   EXPECT_EQ(r.non_empty_string("absent", "after"), "after");
   EXPECT_EQ(r.strings("tags"), (std::vector<std::string>{"a", "b"}));
   EXPECT_TRUE(r.strings("absent").empty());
-  EXPECT_EQ(error_of([&] { r.strings("mixed", "phase names"); }), "f.json: mixed: must be an array of phase names");
-  EXPECT_EQ(error_of([&] { r.strings("name"); }), "f.json: name: must be an array of strings");
+  EXPECT_EQ(usage_error_of([&] { r.strings("mixed", "phase names"); }),
+            "f.json: mixed: must be an array of phase names");
+  EXPECT_EQ(usage_error_of([&] { r.strings("name"); }), "f.json: name: must be an array of strings");
 }
 
 TEST(JsonFields, OneOf) {
   const FieldReader r(doc, "f.json");
   EXPECT_EQ(r.one_of("kind", {"hot", "zipf"}), "zipf");
   EXPECT_EQ(r.one_of("absent", {"hot", "zipf"}, "hot"), "hot");
-  EXPECT_EQ(error_of([&] { r.one_of("kind", {"hot", "cycle"}); }), "f.json: kind: 'zipf' is not one of hot, cycle");
-  EXPECT_EQ(error_of([&] { r.one_of("count", {"hot"}); }), "f.json: count: must be one of hot");
-  EXPECT_EQ(error_of([&] { r.one_of("absent", {"hot"}); }), "f.json: absent: missing (one of hot)");
+  EXPECT_EQ(usage_error_of([&] {
+              r.one_of("kind", {"hot", "cycle"});
+            }),
+            "f.json: kind: 'zipf' is not one of hot, cycle");
+  EXPECT_EQ(usage_error_of([&] { r.one_of("count", {"hot"}); }), "f.json: count: must be one of hot");
+  EXPECT_EQ(usage_error_of([&] { r.one_of("absent", {"hot"}); }), "f.json: absent: missing (one of hot)");
 }
 
 TEST(JsonFields, NumbersAndBooleans) {
   const FieldReader r(doc, "f.json");
   EXPECT_DOUBLE_EQ(r.number("ratio", Sign::kPositive), 0.5);
   EXPECT_DOUBLE_EQ(r.number("minus"), -1);
-  EXPECT_EQ(error_of([&] { r.number("minus", Sign::kNonNegative); }), "f.json: minus: must be a number >= 0");
-  EXPECT_EQ(error_of([&] { r.number("name", Sign::kPositive); }), "f.json: name: must be a number > 0");
+  EXPECT_EQ(usage_error_of([&] { r.number("minus", Sign::kNonNegative); }), "f.json: minus: must be a number >= 0");
+  EXPECT_EQ(usage_error_of([&] { r.number("name", Sign::kPositive); }), "f.json: name: must be a number > 0");
   EXPECT_EQ(*r.optional_boolean("flag"), true);
-  EXPECT_EQ(error_of([&] { r.optional_boolean("name"); }), "f.json: name: must be true or false");
+  EXPECT_EQ(usage_error_of([&] { r.optional_boolean("name"); }), "f.json: name: must be true or false");
   const json nan = {{"x", std::nan("")}};
-  EXPECT_EQ(error_of([&] { FieldReader(nan, "h.json").number("x"); }), "h.json: x: must be a number");
+  EXPECT_EQ(usage_error_of([&] { FieldReader(nan, "h.json").number("x"); }), "h.json: x: must be a number");
 }
 
 TEST(JsonFields, Integers) {
@@ -98,10 +93,10 @@ TEST(JsonFields, Integers) {
   EXPECT_EQ(r.integer("count", 1), 3);
   EXPECT_EQ(*r.optional_integer("count", 0), 3);
   EXPECT_FALSE(r.optional_integer("absent", 0).has_value());
-  EXPECT_EQ(error_of([&] { r.integer("minus", 0); }), "f.json: minus: must be an integer >= 0");
-  EXPECT_EQ(error_of([&] { r.integer("count", 4); }), "f.json: count: must be an integer >= 4");
-  EXPECT_EQ(error_of([&] { r.integer("ratio", 0); }), "f.json: ratio: must be an integer >= 0");
-  EXPECT_EQ(error_of([&] { r.integer("big", 0); }), "f.json: big: must be an integer from 0 to 2147483647");
+  EXPECT_EQ(usage_error_of([&] { r.integer("minus", 0); }), "f.json: minus: must be an integer >= 0");
+  EXPECT_EQ(usage_error_of([&] { r.integer("count", 4); }), "f.json: count: must be an integer >= 4");
+  EXPECT_EQ(usage_error_of([&] { r.integer("ratio", 0); }), "f.json: ratio: must be an integer >= 0");
+  EXPECT_EQ(usage_error_of([&] { r.integer("big", 0); }), "f.json: big: must be an integer from 0 to 2147483647");
   EXPECT_EQ(r.integer<std::uint64_t>("big", 0), 5000000000u);
   EXPECT_EQ(r.integer<long long>("minus", -1), -1);  // a signed JSON integer against a negative bound
 }
@@ -109,65 +104,68 @@ TEST(JsonFields, Integers) {
 TEST(JsonFields, Intervals) {
   const FieldReader r(doc, "f.json");
   EXPECT_EQ(r.interval("ci", Sign::kNonNegative), (std::array<double, 2>{0.4, 0.6}));
-  EXPECT_EQ(error_of([&] { r.interval("backwards", Sign::kNonNegative); }),
+  EXPECT_EQ(usage_error_of([&] { r.interval("backwards", Sign::kNonNegative); }),
             "f.json: backwards: must be [lo, hi] with 0 <= lo <= hi");
-  EXPECT_EQ(error_of([&] { r.interval("backwards"); }), "f.json: backwards: must be [lo, hi] with lo <= hi");
-  EXPECT_EQ(error_of([&] { r.interval("tags"); }), "f.json: tags: must be [lo, hi], two numbers");
+  EXPECT_EQ(usage_error_of([&] { r.interval("backwards"); }), "f.json: backwards: must be [lo, hi] with lo <= hi");
+  EXPECT_EQ(usage_error_of([&] { r.interval("tags"); }), "f.json: tags: must be [lo, hi], two numbers");
 }
 
 TEST(JsonFields, ArraysObjectsAndElements) {
   const FieldReader r(doc, "f.json");
-  EXPECT_EQ(error_of([&] { r.array("absent"); }), "f.json: absent: missing (an array)");
-  EXPECT_EQ(error_of([&] { r.array("sub"); }), "f.json: sub: must be an array");
+  EXPECT_EQ(usage_error_of([&] { r.array("absent"); }), "f.json: absent: missing (an array)");
+  EXPECT_EQ(usage_error_of([&] { r.array("sub"); }), "f.json: sub: must be an array");
   EXPECT_TRUE(r.optional_array("absent").empty());
-  EXPECT_EQ(error_of([&] { r.child("absent"); }), "f.json: absent: missing (an object)");
-  EXPECT_EQ(error_of([&] { r.optional_child("tags"); }), "f.json: tags: must be an object");
-  EXPECT_EQ(error_of([&] { r.elements("variants"); }), "f.json: variants[2]: must be an object");
+  EXPECT_EQ(usage_error_of([&] { r.child("absent"); }), "f.json: absent: missing (an object)");
+  EXPECT_EQ(usage_error_of([&] { r.optional_child("tags"); }), "f.json: tags: must be an object");
+  EXPECT_EQ(usage_error_of([&] { r.elements("variants"); }), "f.json: variants[2]: must be an object");
   const json first_two = {{"variants", {doc["variants"][0], doc["variants"][1]}}};
   const auto variants = FieldReader(first_two, "f.json").elements("variants");
   ASSERT_EQ(variants.size(), 2u);
   EXPECT_EQ(variants[0].string("name"), "before");
-  EXPECT_EQ(error_of([&] { variants[1].string("name"); }), "f.json: variants[1].name: must be a string");
+  EXPECT_EQ(usage_error_of([&] { variants[1].string("name"); }), "f.json: variants[1].name: must be a string");
   EXPECT_TRUE(r.elements("absent").empty());
 }
 
 TEST(JsonFields, AllowOnly) {
   const json j = {{"stats_path", "/s"}, {"stats_pth", "/s"}};
   const FieldReader r(j, "m.json", "service");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(usage_error_of([&] {
               r.allow_only({"stats_path", "gbench"});
             }),
             "m.json: service.stats_pth: unknown key (known: stats_path, gbench)");
-  EXPECT_EQ(error_of([&] { r.allow_only({"stats_path", "stats_pth"}); }), "");
+  EXPECT_EQ(usage_error_of([&] { r.allow_only({"stats_path", "stats_pth"}); }), "");
 }
 
 TEST(JsonFields, Kinds) {
   const json j = json::parse(R"({"ratio": "1.0x", "median": null, "n": 2.5, "shard": null})");
   const FieldReader r(j, "r.json", "scenarios[0]");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(usage_error_of([&] {
               r.kinds({{"ratio", kNumber | kNull}});
             }),
             "r.json: scenarios[0].ratio: not a number or null (it is string)");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(usage_error_of([&] {
               r.kinds({{"median", kNumber}});
             }),
             "r.json: scenarios[0].median: not a number (it is null)");
-  EXPECT_EQ(error_of([&] { r.kinds({{"n", kInteger}}); }), "r.json: scenarios[0].n: not an integer (it is number)");
-  EXPECT_EQ(error_of([&] { r.kinds({{"id", kString, true}}); }), "r.json: scenarios[0].id: missing (a string)");
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(usage_error_of([&] {
+              r.kinds({{"n", kInteger}});
+            }),
+            "r.json: scenarios[0].n: not an integer (it is number)");
+  EXPECT_EQ(usage_error_of([&] { r.kinds({{"id", kString, true}}); }), "r.json: scenarios[0].id: missing (a string)");
+  EXPECT_EQ(usage_error_of([&] {
               r.kinds({{"median", kNumber | kNull}, {"shard", kObject | kNull}, {"absent", kArray}});
             }),
             "");
-  EXPECT_EQ(error_of([&] { r.kind_at(FieldReader::index("ci", 1), json("x"), kNumber | kNull); }),
+  EXPECT_EQ(usage_error_of([&] { r.kind_at(FieldReader::index("ci", 1), json("x"), kNumber | kNull); }),
             "r.json: scenarios[0].ci[1]: not a number or null (it is string)");
 }
 
 TEST(JsonFields, ParseDocument) {
   EXPECT_EQ(parse_document(R"({"a": 1})", "p.json", "a plan")["a"], 1);
-  const std::string e = error_of([] { parse_document("{ not json", "p.json", "a plan"); });
+  const std::string e = usage_error_of([] { parse_document("{ not json", "p.json", "a plan"); });
   EXPECT_EQ(e.rfind("p.json: not valid JSON (a plan): parse error at line 1", 0), 0u) << e;
   EXPECT_EQ(e.find("json.exception"), std::string::npos) << e;
-  EXPECT_EQ(error_of([] { parse_document(R"({"x": 1e999})", "p.json", "a plan"); }),
+  EXPECT_EQ(usage_error_of([] { parse_document(R"({"x": 1e999})", "p.json", "a plan"); }),
             "p.json: not valid JSON (a plan): number overflow parsing '1e999'");
 }
 

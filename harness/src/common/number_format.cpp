@@ -129,6 +129,12 @@ std::string format_p_value(double p) {
   return buf;
 }
 
+std::string format_percent(double fraction, int decimals) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f%%", decimals, 100 * fraction);
+  return buf;
+}
+
 std::string format_change(double ratio) {
   if (!std::isfinite(ratio)) return "+inf";
   char buf[32];

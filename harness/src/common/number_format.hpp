@@ -23,6 +23,9 @@ std::string format_number(double v);
 // normal tail underflows long before anything matters).
 std::string format_p_value(double p);
 
+// A fraction as a percentage with `decimals` places: "12.3%" for 0.123.
+std::string format_percent(double fraction, int decimals = 1);
+
 // A relative change as a signed percentage: "+4.8%", "-11.0%" (1.048 -> "+4.8%").
 std::string format_change(double ratio);
 

@@ -32,22 +32,6 @@ std::string cell(std::string s) {
   return out;
 }
 
-std::string mark(const VerdictRow& r) {
-  if (r.run_error) return "❌ error";
-  if (!r.outcome) return "";
-  switch (*r.outcome) {
-    case model::GateOutcome::Passed:
-      return "✅ pass";
-    case model::GateOutcome::Failed:
-      return "❌ FAIL";
-    case model::GateOutcome::CannotTell:
-      return "⚠️ cannot tell";
-    case model::GateOutcome::Undecided:
-      return "➖ n/a";
-  }
-  return "";
-}
-
 // A reason in a table cell: a long one (a request path, a digest) is cut, the whole of it being
 // in the gate's annotation and the results file.
 std::string shortened(const std::string& text, std::size_t at = 200) {
@@ -102,7 +86,7 @@ std::string markdown_summary(const model::ResultsDoc& results) {
       const std::string metric = r.metric.empty() ? "" : "`" + r.metric + "`" + (r.primary ? " *" : "");
       md << "| " << cell(title_of(s)) << " | " << cell(r.gate) << " | " << cell(metric) << " | " << cell(r.before)
          << " | " << cell(r.after) << " | " << cell(r.ratio) << " | "
-         << cell(r.reason.empty() ? r.verdict : shortened(r.reason)) << " | " << mark(r) << " |\n";
+         << cell(r.reason.empty() ? r.verdict : shortened(r.reason)) << " | " << result_mark(r) << " |\n";
     }
   md << "\n\\* the scenario's gated metric; ratio = after/before with its interval; a baseline row's before and "
         "after are the accepted ratio and this run's.\n\n";

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 
 #include "common/errors.hpp"
@@ -13,12 +14,6 @@ namespace {
 
 std::string strip_prefix(const std::string& text, const std::string& prefix) {
   return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : text;
-}
-
-std::string percent(double fraction) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", fraction * 100);
-  return buf;
 }
 
 // The metric a gate judged: its own field, else (a file written before gates named it) read
@@ -61,7 +56,7 @@ void figures(VerdictRow& row, const model::ScenarioResult& s, const model::Compa
   row.after = median(s, c.variant, c);
   row.ratio = !std::isfinite(c.r.ratio) ? "-" : decided ? gate::format_decided(c) : gate::format_ratio(c);
   if (c.detectable_effect && std::isfinite(*c.detectable_effect))
-    row.detectable = percent(*c.detectable_effect);
+    row.detectable = format_percent(*c.detectable_effect);
   else
     row.detectable = c.r.log_scale ? "too few rounds" : "-";
   if (undecided && c.rounds_to_decide)
@@ -98,17 +93,9 @@ std::string difference(const model::GateResult& g) {
 
 // A gate's outcome in its row's words: how it passed or failed, else "cannot tell" or "not decided".
 std::string outcome_word(model::GateOutcome o, const std::string& passed, const std::string& failed) {
-  switch (o) {
-    case model::GateOutcome::Passed:
-      return passed;
-    case model::GateOutcome::Failed:
-      return failed;
-    case model::GateOutcome::CannotTell:
-      return "cannot tell";
-    case model::GateOutcome::Undecided:
-      return "not decided";
-  }
-  return "not decided";
+  if (o == model::GateOutcome::Passed) return passed;
+  if (o == model::GateOutcome::Failed) return failed;
+  return o == model::GateOutcome::CannotTell ? "cannot tell" : "not decided";
 }
 
 VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) {
@@ -133,7 +120,7 @@ VerdictRow gate_row(const model::GateResult& g, const model::ScenarioResult& s) 
     row.verdict = c ? verdict_word(c->verdict) : "not measured";
   } else if (g.kind == model::GateKind::Guard) {
     row.gate = "guard";
-    const std::string band = g.band ? percent(*g.band) : "its band";
+    const std::string band = g.band ? format_percent(*g.band) : "its band";
     row.verdict = outcome_word(g.outcome, "within +" + band, "beyond +" + band);
   } else if (g.kind == model::GateKind::Claim) {
     row.gate = g.factor ? "claim " + format_number(*g.factor) + "x" : "claim";
@@ -171,23 +158,24 @@ void baseline_rows(std::vector<VerdictRow>& rows, const model::ScenarioResult& s
   }
 }
 
+// How a row's result is shown: a word in the text table, a mark in GitHub's summary.
+struct ResultShown {
+  std::string_view word, mark;
+};
+
+ResultShown result_shown(const VerdictRow& r) {
+  // In model::GateOutcome's order.
+  constexpr ResultShown kByOutcome[] = {
+      {"PASS", "✅ pass"}, {"FAIL", "❌ FAIL"}, {"CANNOT TELL", "⚠️ cannot tell"}, {"n/a", "➖ n/a"}};
+  if (r.run_error) return {"ERROR", "❌ error"};
+  if (!r.outcome) return {};
+  return kByOutcome[static_cast<std::size_t>(*r.outcome)];
+}
+
 }  // namespace
 
-std::string result_word(const VerdictRow& r) {
-  if (r.run_error) return "ERROR";
-  if (!r.outcome) return "";
-  switch (*r.outcome) {
-    case model::GateOutcome::Passed:
-      return "PASS";
-    case model::GateOutcome::Failed:
-      return "FAIL";
-    case model::GateOutcome::CannotTell:
-      return "CANNOT TELL";
-    case model::GateOutcome::Undecided:
-      return "n/a";
-  }
-  return "";
-}
+std::string result_word(const VerdictRow& r) { return std::string(result_shown(r).word); }
+std::string result_mark(const VerdictRow& r) { return std::string(result_shown(r).mark); }
 
 std::string failure_detail(const model::GateResult& g) {
   return strip_prefix(g.detail, std::string(name_of(g.kind)) + " gate failed: ");

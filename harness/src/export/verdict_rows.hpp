@@ -35,6 +35,8 @@ std::vector<VerdictRow> verdict_rows(const model::ScenarioResult& s);
 
 // "PASS", "FAIL", "CANNOT TELL", "n/a", "ERROR", "" (informational).
 std::string result_word(const VerdictRow& r);
+// "✅ pass", "❌ FAIL", "⚠️ cannot tell", "➖ n/a", "❌ error", "": the same result in GitHub's summary.
+std::string result_mark(const VerdictRow& r);
 
 // "<kind> gate failed: <detail>", the prefix said once even where the detail carries it, and
 // the detail without it.

@@ -4,6 +4,10 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
+
+#include "model/test_values.hpp"
 
 using namespace perfgate;
 using perfgate::stats::Verdict;
@@ -11,13 +15,8 @@ using perfgate::stats::Verdict;
 namespace {
 
 model::BaselineEntry entry(double ratio, double lo, double hi, const std::string& host = "h1") {
-  model::BaselineEntry e;
-  e.scenario = "s";
-  e.profile = "quick";
-  e.metric = "cpu_ms";
+  auto e = model::testing::baseline_entry(ratio, lo, hi);
   e.unit = "ms";
-  e.ratio = ratio;
-  e.ci = {lo, hi};
   e.n = 10;
   e.before_median = 100;
   e.after_median = 100 * ratio;
@@ -26,6 +25,14 @@ model::BaselineEntry entry(double ratio, double lo, double hi, const std::string
   e.host_fingerprint = host;
   e.commit = "abc";
   return e;
+}
+
+// A baseline file that exists, holding `entries`.
+model::Baseline baseline_of(std::vector<model::BaselineEntry> entries) {
+  model::Baseline b;
+  b.exists = true;
+  b.entries = std::move(entries);
+  return b;
 }
 
 // An entry accepted from three runs on one host class at `ratio` (within 1%), and a run on that class.
@@ -49,9 +56,7 @@ model::BaselineEntry here(model::BaselineEntry e) {
 }  // namespace
 
 TEST(BaselineGate, SameRatioPasses) {
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {accepted3(0.5, 0.48, 0.52)};
+  auto b = baseline_of({accepted3(0.5, 0.48, 0.52)});
   auto c = gate::check_against_baseline({here(entry(0.51, 0.49, 0.53))}, b, {});
   ASSERT_EQ(c.size(), 1u);
   EXPECT_TRUE(c[0].comparable);
@@ -60,9 +65,7 @@ TEST(BaselineGate, SameRatioPasses) {
 }
 
 TEST(BaselineGate, RatioMovedFromHalfToEightTenthsFails) {
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {accepted3(0.5, 0.48, 0.52)};
+  auto b = baseline_of({accepted3(0.5, 0.48, 0.52)});
   auto c = gate::check_against_baseline({here(entry(0.8, 0.77, 0.83))}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, Verdict::Worse);
   EXPECT_NEAR(c[0].ratio.change, 1.6, 1e-3);  // against the geometric mean of the three accepted runs
@@ -73,9 +76,7 @@ TEST(BaselineGate, RatioMovedFromHalfToEightTenthsFails) {
 }
 
 TEST(BaselineGate, ImprovementIsReportedNotFailed) {
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {accepted3(0.8, 0.77, 0.83)};
+  auto b = baseline_of({accepted3(0.8, 0.77, 0.83)});
   auto c = gate::check_against_baseline({here(entry(0.5, 0.48, 0.52))}, b, {});
   EXPECT_EQ(c[0].ratio.verdict, Verdict::Better);
   EXPECT_TRUE(gate::baseline_gate(c[0]).passed());
@@ -87,16 +88,13 @@ TEST(BaselineGate, ImprovementIsReportedNotFailed) {
 }
 
 TEST(BaselineGate, WithinToleranceIsNotAFailureEvenIfSignificant) {
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {accepted3(1.0, 0.999, 1.001)};
+  auto b = baseline_of({accepted3(1.0, 0.999, 1.001)});
   auto c = gate::check_against_baseline({here(entry(1.03, 1.029, 1.031))}, b, {0.05, 0.05});
   EXPECT_EQ(c[0].ratio.verdict, Verdict::Same);
 }
 
 TEST(BaselineGate, MissingEntryIsNoComparableBaselineNeverAPass) {
-  model::Baseline b;
-  b.exists = true;
+  auto b = baseline_of({});
   auto c = gate::check_against_baseline({entry(0.5, 0.48, 0.52)}, b, {});
   EXPECT_FALSE(c[0].comparable);
   auto g = gate::baseline_gate(c[0]);
@@ -135,9 +133,7 @@ model::BaselineEntry on(model::BaselineEntry e, const std::string& cpu = "Intel 
 }
 
 gate::BaselineCheck check_one(const model::BaselineEntry& now, const model::BaselineEntry& accepted_entry) {
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {accepted_entry};
+  auto b = baseline_of({accepted_entry});
   auto c = gate::check_against_baseline({now}, b, {});
   EXPECT_EQ(c.size(), 1u);
   EXPECT_TRUE(c[0].comparable) << c[0].why;
@@ -188,9 +184,7 @@ TEST(BaselineModel, ChanceAgreementOfThreeRunsIsFlooredNotTrusted) {
 TEST(BaselineModel, ATimeRatioWithoutRunsOnThisHostClassIsNotGated) {
   auto base = on(entry(0.618, 0.607, 0.626), "AMD EPYC");
   base.runs = {accepted(0.596, "AMD EPYC"), accepted(0.622, "AMD EPYC"), accepted(0.628, "AMD EPYC")};
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {base};
+  auto b = baseline_of({base});
   auto c = gate::check_against_baseline({on(entry(0.79, 0.78, 0.80))}, b, {});  // Intel Xeon now
   ASSERT_EQ(c.size(), 1u);
   EXPECT_FALSE(c[0].comparable);
@@ -228,9 +222,7 @@ TEST(BaselineModel, ExactCountsAreComparedOnEveryHostClassWithTheSameCores) {
   // Another core count may size its pools differently: not compared.
   auto four = on(entry(0.0437, 0.0437, 0.0437), "Intel Xeon", 4);
   four.exact = true;
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {base};
+  auto b = baseline_of({base});
   EXPECT_FALSE(gate::check_against_baseline({four}, b, {})[0].comparable);
   // A time metric is never exact, whatever the results file says, unless the entry is.
   auto timed = base;
@@ -246,9 +238,7 @@ TEST(BaselineModel, StaleRunsAreLeftOut) {
   for (auto& r : base.runs) r.fingerprint = "old";
   auto now = on(entry(0.6, 0.59, 0.61));
   now.fingerprint = "new";
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {base};
+  auto b = baseline_of({base});
   auto c = gate::check_against_baseline({now}, b, {});
   EXPECT_FALSE(c[0].comparable);
   EXPECT_NE(c[0].why.find("3 stale accepted run(s) left out"), std::string::npos) << c[0].why;
@@ -276,9 +266,7 @@ TEST(BaselineModel, OneMachinesRunsDoNotGateAnotherMachineOfItsClass) {
   auto base = on(entry(0.618, 0.607, 0.626), "AMD EPYC");
   for (double r : {0.596, 0.622, 0.628, 0.610, 0.602, 0.606, 0.631, 0.640, 0.610, 0.618})
     base.runs.push_back(accepted(r, "AMD EPYC", 2, "45ef6ab63baf90ca"));
-  model::Baseline b;
-  b.exists = true;
-  b.entries = {base};
+  auto b = baseline_of({base});
   auto other = on(entry(0.732, 0.692, 0.789), "AMD EPYC");
   other.host_fingerprint = "367b1d1e556b4aad";
   auto c = gate::check_against_baseline({other}, b, {});

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "model/test_values.hpp"
+
 using namespace perfgate;
 
 namespace {
@@ -28,13 +30,8 @@ std::vector<run::Sample> rounds(double cpu_b, double wall_b, double cpu_a, doubl
   return out;
 }
 model::Comparison wall(double ratio, double lo, double hi) {
-  model::Comparison c;
-  c.variant = "after";
-  c.baseline = "before";
-  c.metric = "wall_ms";
-  c.better = Better::Lower;
+  auto c = model::testing::comparison("wall_ms", lo, hi);
   c.r.ratio = ratio;
-  c.r.ci = {lo, hi};
   return c;
 }
 }  // namespace

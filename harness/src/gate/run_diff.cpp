@@ -9,6 +9,7 @@
 
 #include "common/errors.hpp"
 #include "gate/scenario_stats.hpp"
+#include "perfgate/enum_names.hpp"
 #include "perfgate/percentile.hpp"
 #include "stats/multiple.hpp"
 #include "stats/rank_tests.hpp"
@@ -21,11 +22,8 @@ using json = nlohmann::json;
 
 namespace {
 
-double spread_of(const std::vector<double>& v, double med) {
-  std::vector<double> dev;
-  for (double x : v) dev.push_back(std::fabs(x - med));
-  return med != 0 ? stats::median(dev) / std::fabs(med) : 0;
-}
+// A zero median has no relative spread; compare shows 0 for it.
+double spread_of(const stats::Summary& s) { return std::isnan(s.spread) ? 0 : s.spread; }
 
 double ratio_of(double numerator, double denominator) {
   return denominator == 0 ? (numerator == 0 ? 1.0 : INFINITY) : numerator / denominator;
@@ -108,10 +106,11 @@ std::optional<DiffRow> diff_row(const model::ScenarioResult& so, const model::Sc
     }
   r.n_old = a.size();
   r.n_new = b.size();
-  r.old_median = stats::median(a);
-  r.new_median = stats::median(b);
-  r.old_spread = spread_of(a, r.old_median);
-  r.new_spread = spread_of(b, r.new_median);
+  const auto old_summary = stats::summarize(a), new_summary = stats::summarize(b);
+  r.old_median = old_summary.median;
+  r.new_median = new_summary.median;
+  r.old_spread = spread_of(old_summary);
+  r.new_spread = spread_of(new_summary);
   r.change = ratio_of(r.new_median, r.old_median);
   r.ci = two_run_interval(a.size(), b.size(), seed, resamples, [&](const Indices& io, const Indices& in) {
     return ratio_of(median_at(b, in), median_at(a, io));
@@ -120,14 +119,23 @@ std::optional<DiffRow> diff_row(const model::ScenarioResult& so, const model::Sc
   return r;
 }
 
-void decide_rows(RunDiff& d, const DiffOptions& opt) {
+// Holm over `family` alone (the rows shown, or the gate's rows: each family its own), then each
+// change's verdict at its adjusted p; `better_of(i)`: the direction of family[i]'s metric.
+template <typename Change>
+void decide_family(std::vector<Change>& family, const std::function<Better(std::size_t)>& better_of,
+                   const DiffOptions& opt) {
   std::vector<double> p;
-  for (const auto& r : d.rows) p.push_back(r.p);
+  for (const TwoRunChange& c : family) p.push_back(c.p);
   const auto adjusted = stats::holm(p);
-  for (std::size_t i = 0; i < d.rows.size(); ++i) {
-    d.rows[i].p_adjusted = adjusted[i];
-    d.rows[i].verdict = verdict_of(d.rows[i].ci, adjusted[i], d.rows[i].better, opt);
+  for (std::size_t i = 0; i < family.size(); ++i) {
+    family[i].p_adjusted = adjusted[i];
+    family[i].verdict = verdict_of(family[i].ci, adjusted[i], better_of(i), opt);
   }
+}
+
+void decide_rows(RunDiff& d, const DiffOptions& opt) {
+  decide_family(
+      d.rows, [&](std::size_t i) { return d.rows[i].better; }, opt);
 }
 
 // Geometric means per metric and variant, over scenarios where both medians are positive.
@@ -202,11 +210,7 @@ std::optional<std::size_t> find_row(const std::vector<DiffRow>& rows, const Diff
 GateRow judged_raw(GateRow g, const DiffRow& r, const std::string& why) {
   g.drift_corrected = false;
   g.basis = why;
-  g.n_old = r.n_old;
-  g.n_new = r.n_new;
-  g.change = r.change;
-  g.ci = r.ci;
-  g.p = r.p;
+  static_cast<TwoRunChange&>(g) = r;  // its p_adjusted and verdict are the gate's own, decided after
   return g;
 }
 
@@ -257,13 +261,8 @@ std::vector<GateRow> judge_gate(const model::ResultsDoc& o, const model::Results
     // Seeds past the rows' own: each interval its own bootstrap stream.
     gate.push_back(gate_row(*so, *sn, rows, i, opt.seed + rows.size() + gate.size(), opt.resamples));
   }
-  std::vector<double> p;
-  for (const auto& g : gate) p.push_back(g.p);
-  const auto adjusted = stats::holm(p);
-  for (std::size_t i = 0; i < gate.size(); ++i) {
-    gate[i].p_adjusted = adjusted[i];
-    gate[i].verdict = verdict_of(gate[i].ci, adjusted[i], rows[gate[i].row].better, opt);
-  }
+  decide_family(
+      gate, [&](std::size_t i) { return rows[gate[i].row].better; }, opt);
   return gate;
 }
 
@@ -275,19 +274,8 @@ RunOutcome outcome_of(const model::ResultsDoc& d) {
 
 // benchstat's "~" is perfgate's "cannot tell": the interval reaches across an edge of the band.
 std::string compare_word(stats::Verdict v) {
-  switch (v) {
-    case stats::Verdict::Worse:
-      return "worse";
-    case stats::Verdict::Better:
-      return "better";
-    case stats::Verdict::Same:
-      return "same";
-    case stats::Verdict::NotWorse:
-      return "not worse";
-    case stats::Verdict::CannotTell:
-      return "~";
-  }
-  return "~";
+  constexpr auto kWords = in_declaration_order<stats::Verdict>({"better", "worse", "same", "not worse", "~"});
+  return std::string(name_in(kWords, v));
 }
 
 int RunDiff::regressions() const {
@@ -377,24 +365,29 @@ GateDecision decide_gate(const RunDiff& d, const DiffOptions& o, const std::stri
 
 json to_json(const RunDiff& d) {
   auto fin = [](double v) { return std::isfinite(v) ? json(v) : json(); };
+  auto change_of = [&](const TwoRunChange& c) {
+    return json{{"n_old", c.n_old},
+                {"n_new", c.n_new},
+                {"change", fin(c.change)},
+                {"ci", {fin(c.ci[0]), fin(c.ci[1])}},
+                {"p_mann_whitney", c.p},
+                {"p_adjusted", c.p_adjusted},
+                {"verdict", compare_word(c.verdict)}};
+  };
   json rows = json::array();
-  for (const auto& r : d.rows)
-    rows.push_back({{"scenario", r.scenario},
-                    {"profile", r.profile},
-                    {"variant", r.variant},
-                    {"metric", r.metric},
-                    {"unit", r.unit},
-                    {"better", name_of(r.better)},
-                    {"gated", r.gated},
-                    {"n_old", r.n_old},
-                    {"n_new", r.n_new},
-                    {"old_median", r.old_median},
-                    {"new_median", r.new_median},
-                    {"change", fin(r.change)},
-                    {"ci", {fin(r.ci[0]), fin(r.ci[1])}},
-                    {"p_mann_whitney", r.p},
-                    {"p_adjusted", r.p_adjusted},
-                    {"verdict", compare_word(r.verdict)}});
+  for (const auto& r : d.rows) {
+    json row = change_of(r);
+    row.update({{"scenario", r.scenario},
+                {"profile", r.profile},
+                {"variant", r.variant},
+                {"metric", r.metric},
+                {"unit", r.unit},
+                {"better", name_of(r.better)},
+                {"gated", r.gated},
+                {"old_median", r.old_median},
+                {"new_median", r.new_median}});
+    rows.push_back(row);
+  }
   json geo = json::array();
   for (const auto& g : d.geomeans)
     geo.push_back({{"metric", g.metric},
@@ -404,18 +397,14 @@ json to_json(const RunDiff& d) {
                    {"new", g.new_value},
                    {"change", g.change}});
   json gate = json::array();
-  for (const auto& g : d.gate)
-    gate.push_back({{"row", g.row},
-                    {"reference_row", g.reference ? json(*g.reference) : json()},
-                    {"drift_corrected", g.drift_corrected},
-                    {"basis", g.basis},
-                    {"n_old", g.n_old},
-                    {"n_new", g.n_new},
-                    {"change", fin(g.change)},
-                    {"ci", {fin(g.ci[0]), fin(g.ci[1])}},
-                    {"p_mann_whitney", g.p},
-                    {"p_adjusted", g.p_adjusted},
-                    {"verdict", compare_word(g.verdict)}});
+  for (const auto& g : d.gate) {
+    json row = change_of(g);
+    row.update({{"row", g.row},
+                {"reference_row", g.reference ? json(*g.reference) : json()},
+                {"drift_corrected", g.drift_corrected},
+                {"basis", g.basis}});
+    gate.push_back(row);
+  }
   auto outcome = [](const RunOutcome& x) {
     return json{{"status", x.status}, {"exit_code", x.exit_code}, {"message", x.message}};
   };

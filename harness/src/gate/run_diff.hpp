@@ -35,29 +35,29 @@ struct DiffOptions {
   int resamples = 2000;
 };
 
-struct DiffRow {
-  std::string scenario, profile, variant, metric, unit;
-  Better better = Better::Lower;
-  bool gated = false;  // the scenario's primary metric
-  std::size_t n_old = 0, n_new = 0;
-  double old_median = 0, new_median = 0, old_spread = 0, new_spread = 0;  // spread: MAD / median
-  double change = 1;                                                      // new / old median
+// A change between the two runs, as a row shows it and the gate judges it: a gate row judged
+// raw is its row's change.
+struct TwoRunChange {
+  std::size_t n_old = 0, n_new = 0;  // a drift-corrected gate row's: rounds that measured both variants
+  double change = 1;                 // a row's: new / old median
   std::array<double, 2> ci{1, 1};
-  double p = 1, p_adjusted = 1;
+  double p = 1, p_adjusted = 1;  // Holm over the rows shown, or over the gate's rows
   stats::Verdict verdict = stats::Verdict::CannotTell;
 };
 
+struct DiffRow : TwoRunChange {
+  std::string scenario, profile, variant, metric, unit;
+  Better better = Better::Lower;
+  bool gated = false;                                                     // the scenario's primary metric
+  double old_median = 0, new_median = 0, old_spread = 0, new_spread = 0;  // spread: MAD / median
+};
+
 // One row the regression gate judges: a gated variant's row, corrected by its reference's.
-struct GateRow {
+struct GateRow : TwoRunChange {
   std::size_t row = 0;                   // the gated variant's row in RunDiff::rows
   std::optional<std::size_t> reference;  // its scenario's BEFORE row (same metric); none: judged raw
   bool drift_corrected = false;          // false: the row's own change, p and interval are judged
   std::string basis;                     // "corrected by before", or why the row is judged raw
-  std::size_t n_old = 0, n_new = 0;      // drift-corrected: rounds that measured both variants
-  double change = 1;
-  std::array<double, 2> ci{1, 1};
-  double p = 1, p_adjusted = 1;  // Holm over the gate's rows
-  stats::Verdict verdict = stats::Verdict::CannotTell;
 };
 
 // A verdict in compare's words (its JSON and tables): benchstat's "~" for cannot tell, "same".

@@ -7,16 +7,13 @@
 
 #include <random>
 
+#include "model/test_values.hpp"
+
 using namespace perfgate;
 
 namespace {
 
-run::MetricValue metric(double value, const std::string& unit) {
-  run::MetricValue m;
-  m.value = value;
-  m.unit = unit;
-  return m;
-}
+using model::testing::metric_value;
 
 struct Figures {
   double self, outside;
@@ -33,8 +30,8 @@ std::vector<run::Sample> rounds(int n, Figures before, Figures after, double noi
       run::Sample s;
       s.variant = variant;
       s.round = r;
-      s.metrics["total_ms"] = metric(f.self, "ms");
-      s.metrics["wall_ms"] = metric(f.outside + u(rng), "ms");
+      s.metrics["total_ms"] = metric_value(f.self, "ms");
+      s.metrics["wall_ms"] = metric_value(f.outside + u(rng), "ms");
       out.push_back(s);
     }
   return out;
@@ -86,9 +83,9 @@ TEST(SelfReportGate, ASummedFigureAndAScaleCount) {
       run::Sample s;
       s.variant = variant;
       s.round = r;
-      s.metrics["render_us"] = metric(a, "us");
-      s.metrics["etag_us"] = metric(b, "us");
-      s.metrics["cpu_ms"] = metric(cpu, "ms");
+      s.metrics["render_us"] = metric_value(a, "us");
+      s.metrics["etag_us"] = metric_value(b, "us");
+      s.metrics["cpu_ms"] = metric_value(cpu, "ms");
       samples.push_back(s);
     }
   catalog::SelfReport c;

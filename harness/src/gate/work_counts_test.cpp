@@ -4,16 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include "model/test_values.hpp"
+
 using namespace perfgate;
 
 namespace {
 
-run::MetricValue count_value(double value, const std::string& unit) {
-  run::MetricValue m;
-  m.value = value;
-  m.unit = unit;
-  return m;
-}
+using model::testing::metric_value;
 
 std::vector<run::Sample> count_rounds(const std::vector<std::pair<double, double>>& before_after) {
   std::vector<run::Sample> out;
@@ -24,7 +21,7 @@ std::vector<run::Sample> count_rounds(const std::vector<std::pair<double, double
       run::Sample s;
       s.variant = variant;
       s.round = round;
-      s.metrics["rows"] = count_value(v, "count");
+      s.metrics["rows"] = metric_value(v, "count");
       out.push_back(s);
     }
   }

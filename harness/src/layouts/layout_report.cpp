@@ -12,12 +12,6 @@ namespace perfgate::layouts {
 
 namespace {
 
-std::string percent(double share) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", 100 * share);
-  return buf;
-}
-
 std::string level(double confidence) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g%%", 100 * confidence);
@@ -42,10 +36,11 @@ void print_layouts(std::ostream& out, const LayoutRequest& r, const LayoutOutcom
   }
   const auto& e = *o.effect;
   out << "over layouts: " << gate::format_ratio(e.ratio, {e.ci.lo, e.ci.hi}) << " at " << level(e.confidence) << ": "
-      << name_of(e.decided.verdict) << " (noise band ±" << percent(o.band) << "; detectable over these layouts: +"
-      << percent(e.detectable) << ")\n";
-  out << "layout alone moves BEFORE ±" << percent(e.spread_before) << ", AFTER ±" << percent(e.spread_after)
-      << "; the layouts explain " << percent(e.layout_share) << " of the ratio's variance between layouts\n";
+      << name_of(e.decided.verdict) << " (noise band ±" << format_percent(o.band)
+      << "; detectable over these layouts: +" << format_percent(e.detectable) << ")\n";
+  out << "layout alone moves BEFORE ±" << format_percent(e.spread_before) << ", AFTER ±"
+      << format_percent(e.spread_after) << "; the layouts explain " << format_percent(e.layout_share)
+      << " of the ratio's variance between layouts\n";
   if (e.pooled)
     out << "the layouts moved nothing their rounds could see (F test p = " << format_p_value(*e.layout_p)
         << " >= 0.25): every round counted, " << static_cast<int>(e.df) << " degrees of freedom\n";

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "measure/keyed_values.hpp"
 #include "process/owner.hpp"
 
 namespace perfgate::measure {
@@ -103,35 +104,30 @@ CgroupLayout detect() {
   l.layout = v2_mount ? (any_v1 ? "hybrid" : "v2") : (any_v1 ? "v1" : "none");
 
   std::vector<std::string> why;
+  // Where perfgate's cgroups go under `mount` (beneath this process's own cgroup of `controller`
+  // there), if it may create one; else why not.
+  auto parent_under = [&](const fs::path& mount, const std::string& controller) -> std::optional<fs::path> {
+    fs::path parent = mount / own_path(controller).substr(1);
+    if (try_create_child(parent)) return parent;
+    why.push_back("cannot create a cgroup under " + parent.string());
+    return std::nullopt;
+  };
   if (v2_mount) {
-    fs::path parent = *v2_mount / own_path("").substr(1);
-    if (try_create_child(parent)) {
-      l.v2_parent = parent;
+    l.v2_parent = parent_under(*v2_mount, "");
+    if (l.v2_parent) {
       l.cpu_source = "cgroup-v2";
-      std::string sub = read_all(parent / "cgroup.subtree_control");
+      std::string sub = read_all(*l.v2_parent / "cgroup.subtree_control");
       l.v2_memory = sub.find("memory") != std::string::npos;
       if (l.v2_memory) l.memory_source = "cgroup-v2";
-    } else {
-      why.push_back("cannot create a cgroup under " + parent.string());
     }
   }
   if (cpuacct_mount && !l.v2_parent) {
-    fs::path parent = *cpuacct_mount / own_path("cpuacct").substr(1);
-    if (try_create_child(parent)) {
-      l.cpuacct_parent = parent;
-      l.cpu_source = "cgroup-v1-cpuacct";
-    } else {
-      why.push_back("cannot create a cgroup under " + parent.string());
-    }
+    l.cpuacct_parent = parent_under(*cpuacct_mount, "cpuacct");
+    if (l.cpuacct_parent) l.cpu_source = "cgroup-v1-cpuacct";
   }
   if (memory_mount && !l.v2_memory) {
-    fs::path parent = *memory_mount / own_path("memory").substr(1);
-    if (try_create_child(parent)) {
-      l.memory_parent = parent;
-      l.memory_source = "cgroup-v1-memory";
-    } else {
-      why.push_back("cannot create a cgroup under " + parent.string());
-    }
+    l.memory_parent = parent_under(*memory_mount, "memory");
+    if (l.memory_parent) l.memory_source = "cgroup-v1-memory";
   }
   if (l.v2_parent && !l.v2_memory && !l.memory_parent)
     why.push_back("no memory controller delegated to " + l.v2_parent->string());
@@ -203,30 +199,18 @@ std::optional<CpuUsage> SampleCgroup::cpu() const {
   CpuUsage u;
   if (cpu_is_v2_) {
     std::istringstream in(read_all(*cpu_dir_ / "cpu.stat"));
-    std::string key;
-    std::uint64_t value;
-    while (in >> key >> value) {
-      if (key == "usage_usec")
-        u.usage_usec = value;
-      else if (key == "user_usec")
-        u.user_usec = value;
-      else if (key == "system_usec")
-        u.system_usec = value;
-    }
+    read_keyed_values(in,
+                      {{"usage_usec", &u.usage_usec}, {"user_usec", &u.user_usec}, {"system_usec", &u.system_usec}});
     return u;
   }
   // v1: cpuacct.usage in ns; cpuacct.stat in USER_HZ ticks.
   u.usage_usec = std::strtoull(read_all(*cpu_dir_ / "cpuacct.usage").c_str(), nullptr, 10) / 1000;
   std::istringstream in(read_all(*cpu_dir_ / "cpuacct.stat"));
-  std::string key;
-  std::uint64_t ticks;
+  std::uint64_t user_ticks = 0, system_ticks = 0;
+  read_keyed_values(in, {{"user", &user_ticks}, {"system", &system_ticks}});
   const double usec_per_tick = 1e6 / static_cast<double>(::sysconf(_SC_CLK_TCK));
-  while (in >> key >> ticks) {
-    if (key == "user")
-      u.user_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
-    else if (key == "system")
-      u.system_usec = static_cast<std::uint64_t>(ticks * usec_per_tick);
-  }
+  u.user_usec = static_cast<std::uint64_t>(user_ticks * usec_per_tick);
+  u.system_usec = static_cast<std::uint64_t>(system_ticks * usec_per_tick);
   return u;
 }
 

@@ -16,6 +16,7 @@
 
 #include "catalog/kinds.hpp"
 #include "perfgate/better.hpp"
+#include "perfgate/enum_names.hpp"
 #include "run/sample.hpp"
 #include "run/stop_reason.hpp"
 #include "stats/paired.hpp"
@@ -71,24 +72,15 @@ struct Comparison {
 };
 
 enum class GateKind { Equivalence, Policy, Guard, Claim, Baseline };
-constexpr std::array<std::pair<GateKind, std::string_view>, 5> names(GateKind) {
-  return {{{GateKind::Equivalence, "equivalence"},
-           {GateKind::Policy, "policy"},
-           {GateKind::Guard, "guard"},
-           {GateKind::Claim, "claim"},
-           {GateKind::Baseline, "baseline"}}};
+constexpr auto names(GateKind) {
+  return in_declaration_order<GateKind>({"equivalence", "policy", "guard", "claim", "baseline"});
 }
 
 // How a run ended (results' outcome.status, and in other words run.stop_reason, which the
 // codec derives from it): running until it ends, so a file left by a killed run says so.
-enum class RunStatus { Running, Passed, Failed, Interrupted, Error, CannotTell };
-constexpr std::array<std::pair<RunStatus, std::string_view>, 6> names(RunStatus) {
-  return {{{RunStatus::Running, "running"},
-           {RunStatus::Passed, "passed"},
-           {RunStatus::Failed, "failed"},
-           {RunStatus::CannotTell, "cannot tell"},
-           {RunStatus::Interrupted, "interrupted"},
-           {RunStatus::Error, "error"}}};
+enum class RunStatus { Running, Passed, Failed, CannotTell, Interrupted, Error };
+constexpr auto names(RunStatus) {
+  return in_declaration_order<RunStatus>({"running", "passed", "failed", "cannot tell", "interrupted", "error"});
 }
 
 // One gate's outcome. A comparison's state is stats::Verdict; a gate judges one (or a count,
@@ -96,11 +88,8 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 6> names(RunStatus)
 // comparable baseline, nothing compared): never a pass. CannotTell: judged, and the evidence
 // decides neither way (exit 5 unless --cannot-tell says otherwise).
 enum class GateOutcome { Passed, Failed, CannotTell, Undecided };
-constexpr std::array<std::pair<GateOutcome, std::string_view>, 4> names(GateOutcome) {
-  return {{{GateOutcome::Passed, "passed"},
-           {GateOutcome::Failed, "failed"},
-           {GateOutcome::CannotTell, "cannot tell"},
-           {GateOutcome::Undecided, "undecided"}}};
+constexpr auto names(GateOutcome) {
+  return in_declaration_order<GateOutcome>({"passed", "failed", "cannot tell", "undecided"});
 }
 constexpr GateOutcome passed_if(bool passed) { return passed ? GateOutcome::Passed : GateOutcome::Failed; }
 

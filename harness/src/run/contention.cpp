@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "common/number_format.hpp"
 #include "perfgate/percentile.hpp"
 
 namespace perfgate::run {
@@ -13,12 +14,6 @@ namespace {
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return percentile_sorted(v, 0.5);
-}
-
-std::string percent(double share) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%.0f%%", 100 * share);
-  return buf;
 }
 
 std::string times(double ratio) {
@@ -69,9 +64,9 @@ std::vector<std::string> contention_warnings(const std::vector<Sample>& samples,
     }
     std::vector<std::string> said;
     if (!irq.empty() && median_of(irq) > kContendedIrqShare)
-      said.push_back("interrupts took " + percent(median_of(irq)) + " of its wall time");
+      said.push_back("interrupts took " + format_percent(median_of(irq), 0) + " of its wall time");
     if (!wait.empty() && median_of(wait) > kContendedWaitShare)
-      said.push_back("it waited for a CPU " + percent(median_of(wait)) + " of its wall time");
+      said.push_back("it waited for a CPU " + format_percent(median_of(wait), 0) + " of its wall time");
     if (!ratio.empty() && median_of(ratio) > kContendedRealOverCpu)
       said.push_back("its benchmarks took " + times(median_of(ratio)) + " their CPU time in real time");
     if (said.empty()) continue;

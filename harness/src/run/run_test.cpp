@@ -17,6 +17,7 @@
 #include "process/spawn.hpp"
 #include "run/ab_sampling.hpp"
 #include "run/child.hpp"
+#include "run/child_test_run.hpp"
 #include "run/output_mask.hpp"
 #include "run/sample.hpp"
 #include "run/schedule.hpp"
@@ -76,15 +77,7 @@ TEST(DigestRound, AnEighthAtMostOnePerEightRounds) {
 
 namespace {
 ChildResult run_sh(const std::string& script, const TempDir& dir, std::vector<int> cpus = {}, double timeout = 30) {
-  ChildSpec spec;
-  spec.argv = {"/bin/sh", "-c", script};
-  spec.cwd = dir.path();
-  spec.stdout_path = dir.path() / "out";
-  spec.stderr_path = dir.path() / "err";
-  spec.cpus = std::move(cpus);
-  spec.timeout_s = timeout;
-  measure::SampleCgroup cg("run-test");
-  return run_child(spec, cg);
+  return run_in(dir, {"/bin/sh", "-c", script}, std::move(cpus), timeout);
 }
 }  // namespace
 
@@ -191,11 +184,7 @@ TEST(RunChild, TimeoutKillsTheWholeSample) {
 
 TEST(RunChild, MissingProgramIsAUsageError) {
   TempDir d("perfgate-test-");
-  ChildSpec spec;
-  spec.argv = {"/nonexistent/program"};
-  spec.cwd = d.path();
-  measure::SampleCgroup cg("run-test-missing");
-  EXPECT_THROW(run_child(spec, cg), UsageError);
+  EXPECT_THROW(run_in(d, {"/nonexistent/program"}), UsageError);
 }
 
 TEST(RoundOrder, GatedPairIsAdjacent) {

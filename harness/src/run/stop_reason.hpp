@@ -25,16 +25,9 @@ enum class StopKind {
   Error,
   Interrupted
 };
-constexpr std::array<std::pair<StopKind, std::string_view>, 9> names(StopKind) {
-  return {{{StopKind::ClearAtLook, "clear at look"},
-           {StopKind::FailedAtLook, "failed at look"},
-           {StopKind::Undecided, "undecided after round"},
-           {StopKind::MaxTime, "max time"},
-           {StopKind::MaxRounds, "max rounds"},
-           {StopKind::Repetitions, "repetitions"},
-           {StopKind::EquivalenceFailed, "equivalence failed"},
-           {StopKind::Error, "error"},
-           {StopKind::Interrupted, "interrupted"}}};
+constexpr auto names(StopKind) {
+  return in_declaration_order<StopKind>({"clear at look", "failed at look", "undecided after round", "max time",
+                                         "max rounds", "repetitions", "equivalence failed", "error", "interrupted"});
 }
 
 struct StopReason {

@@ -5,6 +5,7 @@
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "run/child.hpp"
+#include "run/child_test_run.hpp"
 #include "run/metric_specs.hpp"
 #include "run/sample.hpp"
 
@@ -13,15 +14,9 @@ using namespace perfgate::run;
 
 namespace {
 ChildResult run_marker(const std::vector<std::string>& args, const TempDir& dir) {
-  ChildSpec spec;
-  spec.argv = {WINDOW_MARKER};
-  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-  spec.cwd = dir.path();
-  spec.stdout_path = dir.path() / "out";
-  spec.stderr_path = dir.path() / "err";
-  spec.timeout_s = 30;
-  measure::SampleCgroup cg("window-test");
-  return run_child(spec, cg);
+  std::vector<std::string> argv = {WINDOW_MARKER};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_in(dir, argv);
 }
 }  // namespace
 
@@ -48,11 +43,7 @@ TEST(WindowMarks, ReadsThePartThatWasMarked) {
 
 TEST(WindowMarks, WithoutMarksNoWindow) {
   TempDir d("perfgate-test-");
-  ChildSpec spec;
-  spec.argv = {"/bin/true"};
-  spec.cwd = d.path();
-  measure::SampleCgroup cg("window-test");
-  EXPECT_TRUE(run_child(spec, cg).windows.empty());
+  EXPECT_TRUE(run_in(d, {"/bin/true"}).windows.empty());
 }
 
 TEST(WindowMarks, UnbalancedMarksAreAnError) {

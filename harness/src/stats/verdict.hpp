@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "perfgate/better.hpp"  // Better: the metric's direction
+#include "perfgate/enum_names.hpp"
 #include "stats/paired.hpp"
 
 namespace perfgate::stats {
@@ -37,12 +38,8 @@ using perfgate::Better;
 // +band that reaches past -band (AFTER may have gained, but not beyond the band at this level).
 enum class Verdict { Better, Worse, Same, NotWorse, CannotTell };
 
-constexpr std::array<std::pair<Verdict, std::string_view>, 5> names(Verdict) {
-  return {{{Verdict::Better, "better"},
-           {Verdict::Worse, "worse"},
-           {Verdict::Same, "the same"},
-           {Verdict::NotWorse, "not worse"},
-           {Verdict::CannotTell, "cannot tell"}}};
+constexpr auto names(Verdict) {
+  return in_declaration_order<Verdict>({"better", "worse", "the same", "not worse", "cannot tell"});
 }
 
 // What a comparison may conclude short of a change: a no-regress gate also "not worse" (its

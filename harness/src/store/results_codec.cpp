@@ -264,21 +264,9 @@ namespace {
 
 // run.stop_reason: why the rounds stopped, the outcome's status in the words files have used.
 std::string_view stop_reason_word(model::RunStatus s) {
-  switch (s) {
-    case model::RunStatus::Running:
-      return "running";
-    case model::RunStatus::Passed:
-      return "completed";
-    case model::RunStatus::Failed:
-      return "gate failed";
-    case model::RunStatus::CannotTell:
-      return "cannot tell";
-    case model::RunStatus::Error:
-      return "error";
-    case model::RunStatus::Interrupted:
-      return "interrupted";
-  }
-  return "running";
+  constexpr auto kWords = in_declaration_order<model::RunStatus>(
+      {"running", "completed", "gate failed", "cannot tell", "interrupted", "error"});
+  return name_in(kWords, s);
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 #include "catalog/kinds.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "common/usage_error_of.hpp"
 #include "gate/scenario_stats.hpp"
+#include "model/test_values.hpp"
 #include "store/baseline_file.hpp"
 #include "store/merge_results.hpp"
 #include "store/results_codec.hpp"
@@ -19,12 +21,8 @@ TEST(Baseline, MissingFileIsEmptyAndMalformedIsUsageErrorNamingTheField) {
   auto b = store::load_baseline(d.path() / "none.json");
   EXPECT_FALSE(b.exists);
   write_file_atomic(d.path() / "bad.json", R"({"schema_version": 1, "entries": [{"scenario": "s"}]})");
-  try {
-    store::load_baseline(d.path() / "bad.json");
-    FAIL();
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("entries[0].profile: missing"), std::string::npos) << e.what();
-  }
+  const auto error = usage_error_of([&] { store::load_baseline(d.path() / "bad.json"); });
+  EXPECT_NE(error.find("entries[0].profile: missing"), std::string::npos) << error;
 }
 
 TEST(Baseline, SaveFollowsALinkAndRoundTrips) {
@@ -60,12 +58,7 @@ TEST(Baseline, SaveFollowsALinkAndRoundTrips) {
 namespace {
 
 store::BaselineEntry fresh_entry(const std::string& cpu, const std::string& run_id, double ratio) {
-  store::BaselineEntry e;
-  e.scenario = "s";
-  e.profile = "quick";
-  e.metric = "cpu_ms";
-  e.ratio = ratio;
-  e.ci = {ratio, ratio};
+  auto e = model::testing::baseline_entry(ratio, ratio, ratio);
   e.n = 12;
   e.host = {{"cpu_model", cpu}, {"cores", 2}};
   e.host_fingerprint = cpu;
@@ -197,12 +190,8 @@ TEST(ResultsCodec, AWrongTypedFieldIsAUsageErrorNamingFileAndField) {
   auto j = nlohmann::json::parse(*try_read_file(std::filesystem::path(PERFGATE_STORE_TESTDATA) / "results_v1_ab.json"));
   j["scenarios"][0]["comparisons"][0]["ratio"] = "fast";
   write_file_atomic(d.path() / "r.json", j.dump());
-  try {
-    store::read_results(d.path() / "r.json");
-    FAIL();
-  } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("r.json: scenarios[0].comparisons[0].ratio"), std::string::npos) << e.what();
-  }
+  const auto error = usage_error_of([&] { store::read_results(d.path() / "r.json"); });
+  EXPECT_NE(error.find("r.json: scenarios[0].comparisons[0].ratio"), std::string::npos) << error;
 }
 
 // A gate of a file written before outcomes: passed true, false, null and cannot_tell read as the
@@ -236,12 +225,8 @@ TEST(ResultsCodec, AKindIsOneOfItsNames) {
     auto j = original;
     nlohmann::json& at = std::string(section).empty() ? j["scenarios"][0] : j["scenarios"][0][section][0];
     at[key] = word;
-    try {
-      store::check_results_shape(j, "r.json");
-    } catch (const UsageError& e) {
-      return std::string(e.what());
-    }
-    return std::string("accepted");
+    const auto error = usage_error_of([&] { store::check_results_shape(j, "r.json"); });
+    return error.empty() ? std::string("accepted") : error;
   };
   EXPECT_EQ(refusal("", "kind", "daemon"),
             "r.json: scenarios[0].kind: 'daemon' is not one of batch, service, gbench, ab");

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "gate/baseline_entries.hpp"
+#include "model/test_values.hpp"
 #include "store/results_codec.hpp"
 #include "store/results_file.hpp"
 #include "suite/baseline_apply.hpp"
@@ -19,14 +20,9 @@ namespace perfgate::suite {
 namespace {
 
 model::Comparison gated_comparison(double p, double lo, double hi) {
-  model::Comparison c;
-  c.variant = "after";
-  c.baseline = "before";
-  c.metric = "cpu_ms";
-  c.better = Better::Lower;
+  auto c = model::testing::comparison("cpu_ms", lo, hi);
   c.gated = true;
   c.r.p_wilcoxon = p;
-  c.r.ci = {lo, hi};
   return c;
 }
 
