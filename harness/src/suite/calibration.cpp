@@ -12,6 +12,8 @@
 #include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "export/calibration_text.hpp"
+#include "export/exports.hpp"
 #include "measure/host.hpp"
 #include "plan/ab_plan.hpp"
 #include "plan/nested_run.hpp"
@@ -178,6 +180,13 @@ json run_calibration(const CalibrationOptions& options) {
             "to exit): process creation, cgroup placement and exit are the difference"}},
           {"workloads", workloads},
           {"duet_vs_sequential", duet_against_sequential(workloads)}};
+}
+
+void calibrate(const CalibrationOptions& options, const std::filesystem::path& json_file) {
+  const json doc = run_calibration(options);
+  exports::print_calibration(std::cout, doc);
+  if (exports::write_exports({exports::json_export("the calibration", json_file, doc)}, kExitOk) == 0)
+    std::cerr << "perfgate: calibration in " << json_file.string() << "\n";
 }
 
 }  // namespace perfgate::suite
