@@ -39,8 +39,8 @@ std::map<std::string, std::vector<Seen>> every_flag() {
     add_batch_command(app, argv);
     add_history_command(app);
     add_lies_command(app, argv);
-    add_calibrate_command(app);
-    add_parity_command(app);
+    add_calibrate_command(app, argv);
+    add_parity_command(app, argv);
     add_new_command(app);
     add_bisect_command(app, argv);
     built = true;
@@ -120,7 +120,7 @@ TEST(SharedFlags, AGroupsChecksAreTheSameEverywhere) {
     add_ab_command(app, argv);
     add_gbench_command(app, argv);
     add_bisect_command(app, argv);
-    add_calibrate_command(app);
+    add_calibrate_command(app, argv);
     add_compare_command(app);
     add_batch_command(app, argv);
     std::vector<std::string> args = {"perfgate", command, "--noise", "150"};

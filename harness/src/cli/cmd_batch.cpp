@@ -6,9 +6,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "cli/pipeline.hpp"
 #include "common/errors.hpp"
 #include "plan/batch_file.hpp"
+#include "suite/pipeline.hpp"
 
 namespace perfgate::cli {
 
@@ -28,7 +28,7 @@ void add_batch_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->callback([=] {
     o->argv = argv;
     // Everything that can be wrong with the input is found before the lock is taken.
-    const auto shown = run_plan(plan::plan_batch(plan::load_batch_file(*plan_file), *prebuilt, *o));
+    const auto shown = suite::run_and_show(plan::plan_batch(plan::load_batch_file(*plan_file), *prebuilt, *o));
     const auto& host = shown.document.host;
     if (!host.load_before.empty() && !host.load_after.empty())
       std::cerr << "perfgate: batch: 1-minute load average " << host.load_before[0] << " before, " << host.load_after[0]

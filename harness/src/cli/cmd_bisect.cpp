@@ -1,20 +1,10 @@
 // `perfgate bisect --good REV --bad REV --build CMD -- COMMAND...`: which commit of a git range
-// made COMMAND slower, a paired gate at every step (bisect/bisect.hpp), and the table of every
-// tested commit (bisect/report_text.hpp).
-#include <iostream>
-#include <optional>
+// made COMMAND slower, a paired gate at every step (bisect/bisect_command.hpp).
 
-#include "bisect/bisect.hpp"
-#include "bisect/report_text.hpp"
-#include "bisect/worktrees.hpp"
+#include "bisect/bisect_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "cli/progress.hpp"
-#include "common/errors.hpp"
-#include "common/interrupt.hpp"
-#include "common/out_folder_lock.hpp"
-#include "common/shell_words.hpp"
-#include "export/exports.hpp"
+#include "common/command_opening.hpp"
 #include "plan/shell.hpp"
 
 namespace perfgate::cli {
@@ -65,47 +55,14 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
     o->repo = *repo;
     // Absolute: git makes the worktrees from the repository, the builds run from here.
     o->cache = cache->empty() ? std::filesystem::path() : std::filesystem::absolute(*cache);
-    if (*clean) {
-      const bisect::Worktrees trees(o->repo, o->cache.empty() ? bisect::default_cache(o->repo) : o->cache);
-      trees.clean();
-      std::cout << "removed " << trees.cache().string() << "\n";
-      return;
-    }
-    if (o->good.empty()) throw UsageError("bisect needs --good REV, a revision that is not slower (--bad: HEAD)");
-    if (o->bad.empty()) o->bad = "HEAD";  // as git bisect's
-    if (o->build.empty()) throw UsageError("bisect needs --build CMD (e.g. --build make)");
-    if (o->step.command.empty() == o->step.scenario.empty())
-      throw UsageError("bisect needs a command after -- (e.g. -- ./prog), or --scenario NAME: one of them");
-    if (o->step.layouts > 0 && !o->step.scenario.empty())
-      throw UsageError("--layouts times a command in each layout's worktree; it does not take --scenario yet");
+    if (*clean) return bisect::clean_cache(*o);
+    bisect::check_request(*o);
     o->step.shell = plan::Shell::from_flag(*shell);
     o->step.argv = argv;
     if (!script->empty()) o->step.script = std::filesystem::absolute(*script);
-    std::optional<OutFolderLock> folder;
-    if (json_path->empty()) {
-      folder.emplace(*out_dir, join_command(argv));
-      if (const auto exclude = bisect::exclude_from_status(o->repo, *out_dir))
-        std::cerr << "perfgate: " << *out_dir << "/ is kept out of git status by " << exclude->string() << "\n";
-    }
-    install_interrupt_handlers();
-    Progress progress(false);
-    const auto report = bisect::run_bisect(*o, progress.sink());
-    progress.clear();
-    bisect::print_report(std::cout, report, *o);
-    const nlohmann::json doc = {
-        {"schema_version", 1}, {"kind", "bisect"}, {"command_line", argv}, {"bisect", report.to_json(*o)}};
-    const std::filesystem::path file =
-        json_path->empty() ? std::filesystem::path(*out_dir) / "bisect.json" : std::filesystem::path(*json_path);
-    if (exports::write_exports({exports::json_export("the bisect results", file, doc)}, kExitOk) == 0)
-      std::cout << "perfgate: bisect results in " << file.string() << "\n";
-    // The worktrees stay (git worktree list shows them) so that a rerun resumes; say where, and
-    // what removes them.
-    const bisect::Worktrees trees(o->repo, o->cache.empty() ? bisect::default_cache(o->repo) : o->cache);
-    std::string clean_line = "perfgate bisect --clean";
-    if (*repo != ".") clean_line += " --repo " + shell_quote(*repo);
-    if (!cache->empty()) clean_line += " --cache " + shell_quote(*cache);
-    std::cout << "perfgate: worktrees and builds of " << trees.kept() << " commit(s) are kept in "
-              << trees.cache().string() << " for the next run; `" << clean_line << "` removes them\n";
+    const CommandOpening opening(
+        {.out_dir = *out_dir, .json_path = *json_path, .json_name = "bisect.json", .argv = argv});
+    bisect::run_bisect_command(*o, opening, *repo, *cache);
   });
 }
 

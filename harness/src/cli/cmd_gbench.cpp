@@ -1,9 +1,9 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "cli/pipeline.hpp"
 #include "common/errors.hpp"
 #include "plan/gbench_plan.hpp"
 #include "suite/benchmark_lister.hpp"
+#include "suite/pipeline.hpp"
 
 namespace perfgate::cli {
 
@@ -40,7 +40,7 @@ void add_gbench_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::debug_samples(cmd, o->debug_samples);
   cmd->callback([=] {
     o->argv = argv;
-    set_exit_code(run_plan(plan::plan_gbench(*g, *o, suite::benchmark_lister())).exit_code);
+    set_exit_code(suite::run_and_show(plan::plan_gbench(*g, *o, suite::benchmark_lister())).exit_code);
   });
 }
 

@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
+#include "common/errors.hpp"
 #include "export/exports.hpp"
 #include "history/history_publish.hpp"
 #include "history/history_view.hpp"

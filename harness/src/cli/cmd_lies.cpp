@@ -2,15 +2,9 @@
 // was caught (suite/lies.hpp). Exit 0 only when every lie was caught as declared.
 #include <iostream>
 
-#include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "cli/progress.hpp"
-#include "common/errors.hpp"
-#include "export/exports.hpp"
-#include "suite/lies.hpp"
 #include "suite/lies_text.hpp"
-#include "suite/threat_coverage.hpp"
 
 namespace perfgate::cli {
 
@@ -33,23 +27,8 @@ void add_lies_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::seed(cmd, lo->seed);
   flags::cpus(cmd, lo->cpus);
   flags::json_file(cmd, *json_path);
-  cmd->callback([=] {
-    auto dir = catalog_dir->empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(*catalog_dir);
-    auto catalog = catalog::load_catalog(dir);
-    Progress progress(false);
-    const auto checks = suite::check_lies(catalog, *names, *lo, argv, progress.sink());
-    const auto coverage = suite::threat_coverage(catalog, checks);
-    suite::print_lies(std::cout, checks);
-    suite::print_coverage(std::cout, coverage);
-    const int code = suite::lies_exit_code(checks);
-    if (!json_path->empty()) {
-      nlohmann::json lies = nlohmann::json::array();
-      for (const auto& c : checks) lies.push_back(suite::to_json(c));
-      exports::write_exports(
-          {exports::json_export("--json", *json_path, {{"lies", lies}, {"coverage", suite::to_json(coverage)}})}, code);
-    }
-    set_exit_code(code);
-  });
+  cmd->callback(
+      [=] { set_exit_code(suite::run_lies_command(std::cout, *catalog_dir, *names, *lo, argv, *json_path)); });
 }
 
 }  // namespace perfgate::cli

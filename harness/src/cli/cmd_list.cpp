@@ -3,6 +3,7 @@
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
+#include "export/catalog_text.hpp"
 
 namespace perfgate::cli {
 
@@ -12,26 +13,7 @@ void add_list_command(CLI::App& app) {
   flags::catalog(cmd, *catalog_dir);
   cmd->callback([catalog_dir] {
     auto dir = catalog_dir->empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(*catalog_dir);
-    auto all = catalog::load_catalog(dir);
-    std::vector<std::vector<std::string>> rows = {{"name", "source", "kind", "profiles", "title"}};
-    for (const auto& m : all) {
-      std::string profiles;
-      for (const auto& p : m.profile_names()) profiles += (profiles.empty() ? "" : ",") + p;
-      rows.push_back({m.name, m.source, std::string(name_of(m.kind)), profiles, m.title});
-    }
-    std::vector<std::size_t> w(rows[0].size(), 0);
-    for (const auto& r : rows)
-      for (std::size_t i = 0; i + 1 < r.size(); ++i) w[i] = std::max(w[i], r[i].size());
-    for (const auto& r : rows) {
-      std::string line;
-      for (std::size_t i = 0; i < r.size(); ++i) {
-        std::string c = r[i];
-        if (i + 1 < r.size()) c.resize(w[i], ' ');
-        line += (i ? "  " : "") + c;
-      }
-      std::cout << line << "\n";
-    }
-    if (all.empty()) std::cout << "(no scenarios in " << dir.string() << ")\n";
+    exports::print_catalog(std::cout, catalog::load_catalog(dir), dir);
   });
 }
 

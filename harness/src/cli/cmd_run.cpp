@@ -1,9 +1,9 @@
 #include "catalog/catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "cli/pipeline.hpp"
 #include "plan/plan.hpp"
 #include "suite/benchmark_lister.hpp"
+#include "suite/pipeline.hpp"
 
 namespace perfgate::cli {
 
@@ -30,7 +30,7 @@ void add_run_command(CLI::App& app, const std::vector<std::string>& argv) {
     o->argv = argv;
     const auto dir = o->catalog_dir.empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(o->catalog_dir);
     const auto plan = plan::plan_run(catalog::load_catalog(dir), *names, *o, suite::benchmark_lister());
-    set_exit_code(run_plan(plan).exit_code);
+    set_exit_code(suite::run_and_show(plan).exit_code);
   });
 }
 

@@ -20,8 +20,8 @@ void add_merge_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_batch_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_history_command(CLI::App& app);
 void add_lies_command(CLI::App& app, const std::vector<std::string>& argv);
-void add_calibrate_command(CLI::App& app);
-void add_parity_command(CLI::App& app);
+void add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv);
+void add_parity_command(CLI::App& app, const std::vector<std::string>& argv);
 void add_new_command(CLI::App& app);
 void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv);
 
@@ -34,6 +34,10 @@ void add_run_flags(CLI::App* cmd, plan::RunOptions& options);
 // times, it takes one").
 std::string unexpected_arguments(const CLI::App& app);
 std::string mismatch_message(const std::string& cli11_message);
+
+// Sets each registered command's --help footer to the exit codes it can return
+// (common/exit_meanings.hpp).
+void list_exit_codes(CLI::App& app);
 
 // The exit code the command's callback decided (callbacks cannot return one through CLI11).
 int exit_code();

@@ -4,14 +4,14 @@
 #include <iostream>
 
 #include "cli/commands.hpp"
-#include "cli/exit_codes.hpp"
 #include "common/errors.hpp"
+#include "common/exit_meanings.hpp"
 #include "plan/hyperfine_shell.hpp"
 
 int main(int argc, char** argv) {
   using namespace perfgate;
   CLI::App app{"perfgate — paired BEFORE/AFTER benchmarks with equivalence gates and honest statistics."};
-  app.footer(cli::exit_codes_text("") + "\nEach command's --help lists the codes it can return.");
+  app.footer(exit_codes_text("") + "\nEach command's --help lists the codes it can return.");
   app.require_subcommand(1);
   app.set_version_flag("--version", PERFGATE_VERSION);
   std::vector<std::string> args(argv, argv + argc);
@@ -26,8 +26,8 @@ int main(int argc, char** argv) {
   cli::add_batch_command(app, args);
   cli::add_history_command(app);
   cli::add_lies_command(app, args);
-  cli::add_calibrate_command(app);
-  cli::add_parity_command(app);
+  cli::add_calibrate_command(app, args);
+  cli::add_parity_command(app, args);
   cli::add_new_command(app);
   cli::add_bisect_command(app, args);
   cli::list_exit_codes(app);

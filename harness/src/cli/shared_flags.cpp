@@ -3,6 +3,7 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
+#include "common/exit_meanings.hpp"
 
 namespace perfgate::cli {
 namespace {
@@ -52,6 +53,14 @@ void add_run_flags(CLI::App* cmd, plan::RunOptions& o) {
   flags::cpus(cmd, o.cpus);
   flags::run_outputs(cmd, o);
   flags::baseline(cmd, o);
+}
+
+void list_exit_codes(CLI::App& app) {
+  for (auto* cmd : app.get_subcommands({})) {
+    const std::string text = exit_codes_text(cmd->get_name());
+    cmd->footer(text);
+    for (auto* sub : cmd->get_subcommands({})) sub->footer(text);  // baseline check, history add, …
+  }
 }
 
 }  // namespace perfgate::cli

@@ -32,7 +32,8 @@ int open_lock_file(const std::filesystem::path& file, mode_t mode) {
 
 }  // namespace
 
-RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder, std::ostream& log) {
+RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder,
+                 const std::function<void(const std::string&)>& waiting) {
   fd_ = open_lock_file(file, 0644);  // readable by all: a waiter of another user can name the holder
   install_interrupt_handlers();
   const auto start = std::chrono::steady_clock::now();
@@ -57,8 +58,8 @@ RunLock::RunLock(const std::filesystem::path& file, double timeout_s, const std:
                      file.string() + ", held by " + who + " (--lock-timeout to wait longer)");
     }
     if (t >= next_message && (known || t >= 1.0)) {
-      log << "perfgate: waiting for the lock " << file.string() << ", held by " << holder_of(fd_) << " ("
-          << static_cast<int>(timeout_s - t) << " s until the timeout)" << std::endl;
+      waiting("waiting for the lock " + file.string() + ", held by " + holder_of(fd_) + " (" +
+              std::to_string(static_cast<int>(timeout_s - t)) + " s until the timeout)");
       (void)who_now;
       next_message = t + 60;
     }

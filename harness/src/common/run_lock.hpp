@@ -9,6 +9,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -19,9 +20,11 @@ class RunLock {
  public:
   enum class Sharing { kShared, kExclusive };
 
-  // Throws RunError on timeout (naming the holder) or when the file cannot be opened,
+  // `waiting` hears, once a minute, who holds it and how long until the timeout. Throws RunError
+  // on timeout (naming the holder) or when the file cannot be opened,
   // Interrupted on SIGINT/SIGTERM while waiting.
-  RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder, std::ostream& log);
+  RunLock(const std::filesystem::path& file, double timeout_s, const std::string& holder,
+          const std::function<void(const std::string&)>& waiting);
   // Waits as long as it takes: a cache's holders keep it for the time of one copy, not a batch,
   // so there is no queue to report and no holder line (shared holders would overwrite each
   // other's). Throws RunError when the file cannot be opened or locked.

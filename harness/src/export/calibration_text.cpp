@@ -4,6 +4,8 @@
 #include <sstream>
 #include <string>
 
+#include "common/number_format.hpp"
+
 namespace perfgate::exports {
 
 using json = nlohmann::json;
@@ -52,6 +54,25 @@ void print_calibration(std::ostream& out, const json& doc) {
   out << "\n"
       << (duet.value("duet_wins", false) ? "duet wins here: consider `ab --duet`\n"
                                          : "duet does not win here: ab keeps sequential rounds\n");
+}
+
+void print_layout_spread(std::ostream& out, const store::LayoutSpread& spread) {
+  out << "layout alone moves " << spread.program << " ±" << format_quantity(100 * spread.spread, "%")
+      << " on this machine (" << spread.cpu_model << "): " << spread.layouts << " layouts, " << spread.rounds
+      << " rounds of each against itself, " << spread.metric << "\n";
+  out << "layout means:";
+  for (double m : spread.medians) out << " " << format_quantity(m, spread.unit);
+  out << "\nthe layouts' own sd: " << format_quantity(100 * spread.layout_sd, "%") << " beyond the rounds' noise of "
+      << format_quantity(100 * spread.noise_sd, "%") << " a run";
+  if (spread.layout_sd > 0)
+    out << "\na single-layout A/B (two prebuilt executables) can trust a change of "
+        << format_quantity(100 * spread.trusted_change, "%")
+        << " or more: two random layouts differ by less in 95% of pairs\n";
+  else
+    out << "\nthe layouts moved nothing beyond the rounds' noise here: a single-layout A/B is limited by its "
+           "noise, not by layout (more --layout-rounds would resolve a smaller layout effect)\n";
+  out << "kept in " << store::layout_spread_file(spread.program).string() << ": ab's caveat on two executables named "
+      << spread.program << " quotes it\n";
 }
 
 }  // namespace perfgate::exports

@@ -2,11 +2,16 @@
 
 #include <cmath>
 #include <cstdio>
+#include <iostream>
 #include <string>
 
+#include "common/command_opening.hpp"
+#include "common/interrupt.hpp"
 #include "common/number_format.hpp"
+#include "export/exports.hpp"
 #include "gate/policy.hpp"
 #include "perfgate/enum_names.hpp"
+#include "suite/progress.hpp"
 
 namespace perfgate::layouts {
 
@@ -93,6 +98,40 @@ nlohmann::json layouts_json(const LayoutRequest& r, const LayoutOutcome& o) {
     if (e.layouts_to_decide) j["effect"]["layouts_to_decide"] = *e.layouts_to_decide;
   }
   return j;
+}
+
+int run_over_layouts(const plan::AbPair& pair, int layouts, int rounds, const std::string& metric,
+                     const plan::RunOptions& o, const std::vector<std::string>& argv) {
+  LayoutRequest r;
+  r.name = pair.name;
+  r.before_argv = pair.before_argv;
+  r.after_argv = pair.after_argv;
+  r.before_workdir = pair.before_workdir;
+  r.after_workdir = pair.after_workdir;
+  r.layouts = layouts;
+  r.rounds = rounds;
+  r.metric = metric;
+  r.options = o;
+  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? "perfgate-out" : o.outputs.out_dir;
+  r.dir = out_dir / "layouts";
+  check_request(r);
+  const CommandOpening opening({.out_dir = out_dir,
+                                .json_path = o.outputs.json_path,
+                                .json_name = "layouts.json",
+                                .argv = argv,
+                                .writes_folder_with_json = true});
+  install_interrupt_handlers();
+  suite::Progress progress(o.outputs.quiet);
+  const auto outcome = run_layouts(r, progress.sink());
+  progress.clear();
+  print_layouts(std::cout, r, outcome);
+  const std::filesystem::path file = opening.json_file();
+  const nlohmann::json doc = {
+      {"schema_version", 1}, {"kind", "layouts"}, {"command_line", argv}, {"layouts", layouts_json(r, outcome)}};
+  if (exports::write_exports({exports::json_export("the results over layouts", file, doc)}, outcome.exit_code) == 0)
+    std::cout << "perfgate: results over layouts in " << file.string() << " (each layout's in " << r.dir.string()
+              << "/)\n";
+  return outcome.exit_code;
 }
 
 }  // namespace perfgate::layouts

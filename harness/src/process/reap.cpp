@@ -88,7 +88,7 @@ Reaped reap_dead_owners(const std::vector<fs::path>& cgroup_parents, const fs::p
 }
 
 std::string describe(const Reaped& r) {
-  std::string s = "perfgate: removed what runs killed earlier left behind:";
+  std::string s = "removed what runs killed earlier left behind:";
   if (!r.cgroups.empty())
     s += " " + std::to_string(r.cgroups.size()) + " cgroup" + (r.cgroups.size() == 1 ? "" : "s") + " (" +
          names(r.cgroups) + ")";

@@ -211,11 +211,15 @@ ChildResult run_child(const ChildSpec& spec, measure::SampleCgroup& cgroup) {
   return r;
 }
 
-process::Reaped reap_leftovers() {
+process::Reaped reap_leftovers(const std::function<void(const std::string&)>& say) {
   const char* base = std::getenv("TMPDIR");
   auto reaped = process::reap_dead_owners(measure::cgroup_parents(), fs::path(base && *base ? base : "/tmp"),
                                           temp_dir_prefixes());
-  if (!reaped.empty()) std::cerr << process::describe(reaped) << std::endl;
+  if (reaped.empty()) return reaped;
+  if (say)
+    say(process::describe(reaped));
+  else
+    std::cerr << "perfgate: " << process::describe(reaped) << std::endl;
   return reaped;
 }
 

@@ -81,9 +81,10 @@ class ServiceProcess {
 };
 
 // Removes the cgroups and temporary directories of perfgate processes that no longer run
-// (killed by SIGKILL), printing one line on stderr when there were any. The first child of
-// a process does this by itself; commands call it first thing to reap before anything else.
-process::Reaped reap_leftovers();
+// (killed by SIGKILL), saying so in one line to `say` (without it, on stderr) when there were
+// any. The first child of a process does this by itself; commands call it first thing to reap
+// before anything else.
+process::Reaped reap_leftovers(const std::function<void(const std::string&)>& say = nullptr);
 
 // Split a command line into words: common/shell_words.hpp.
 using perfgate::split_command;

@@ -12,6 +12,8 @@
 #include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
+#include "export/calibration_text.hpp"
+#include "export/exports.hpp"
 #include "measure/host.hpp"
 #include "plan/ab_plan.hpp"
 #include "plan/nested_run.hpp"
@@ -28,22 +30,6 @@ namespace fs = std::filesystem;
 double seconds_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
-
-// While a pair runs, what the suite layer writes to the terminal (reaped directories, the
-// baseline line) goes into `sink`: calibrate prints one table at the end.
-class Silenced {
- public:
-  explicit Silenced(std::ostream& sink) : out_(std::cout.rdbuf(sink.rdbuf())), err_(std::cerr.rdbuf(sink.rdbuf())) {}
-  ~Silenced() {
-    std::cout.rdbuf(out_);
-    std::cerr.rdbuf(err_);
-  }
-  Silenced(const Silenced&) = delete;
-  Silenced& operator=(const Silenced&) = delete;
-
- private:
-  std::streambuf *out_, *err_;
-};
 
 // One `ab` run of the calibration program, in process.
 CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const std::string& mode,
@@ -71,12 +57,13 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   ab.argv = {"perfgate", "calibrate"};
   const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
   const auto start = std::chrono::steady_clock::now();
-  std::ostringstream sink;
-  RunOutcome outcome;
-  {
-    Silenced quiet(sink);
-    outcome = execute_plan(plan, RunSink{});
-  }
+  // Calibrate prints one table at the end: what a pair would always show only explains its failure.
+  std::string log;
+  RunSink sink;
+  sink.log = [&log](const std::string& line, bool always) {
+    if (always) log += "perfgate: " + line + "\n";
+  };
+  const RunOutcome outcome = execute_plan(plan, sink);
   CalibrationPair p;
   p.exit_code = outcome.exit_code;
   p.seconds = seconds_since(start);
@@ -87,7 +74,7 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
     std::string why;
     for (const auto& f : outcome.failures) why += f + "; ";
     throw RunError("calibrate: the " + mode + " pair exited " + std::to_string(p.exit_code) + ": " +
-                   (why + sink.str()).substr(0, 400));
+                   (why + log).substr(0, 400));
   }
   std::ifstream in(self);
   for (double ms; in >> ms;) p.self_ms.push_back(ms);
@@ -178,6 +165,13 @@ json run_calibration(const CalibrationOptions& options) {
             "to exit): process creation, cgroup placement and exit are the difference"}},
           {"workloads", workloads},
           {"duet_vs_sequential", duet_against_sequential(workloads)}};
+}
+
+void calibrate(const CalibrationOptions& options, const std::filesystem::path& json_file) {
+  const json doc = run_calibration(options);
+  exports::print_calibration(std::cout, doc);
+  if (exports::write_exports({exports::json_export("the calibration", json_file, doc)}, kExitOk) == 0)
+    std::cerr << "perfgate: calibration in " << json_file.string() << "\n";
 }
 
 }  // namespace perfgate::suite

@@ -30,4 +30,7 @@ struct CalibrationOptions {
 // would overrun it) and returns the calibration document.
 nlohmann::json run_calibration(const CalibrationOptions& options);
 
+// `perfgate calibrate`: run_calibration's table printed and its document written to `json_file`.
+void calibrate(const CalibrationOptions& options, const std::filesystem::path& json_file);
+
 }  // namespace perfgate::suite

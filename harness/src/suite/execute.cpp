@@ -48,7 +48,7 @@ void collect_failures(const ScenarioRun& r, std::vector<std::string>& failures) 
 
 // --lock: the machine's lock, held for the whole run; what the wait was is recorded beside the
 // run (a batch's inside its batch section, where it always was).
-std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& run) {
+std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& run, const RunSink& sink) {
   if (!rp.lock) return nullptr;
   std::string what;
   for (const auto& sp : rp.scenarios) what += (what.empty() ? "" : " ") + sp.manifest.name + "/" + sp.profile;
@@ -56,7 +56,8 @@ std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& ru
   const std::string holder = batch
                                  ? "perfgate batch " + rp.record.batch.value("plan", std::string()) + " [" + what + "]"
                                  : "perfgate run [" + what + "]";
-  auto held = std::make_unique<RunLock>(rp.lock->file, rp.lock->timeout_s, holder, std::cerr);
+  auto held = std::make_unique<RunLock>(rp.lock->file, rp.lock->timeout_s, holder,
+                                        [&sink](const std::string& line) { sink.note(line, true); });
   const json lock = {{"file", std::filesystem::absolute(rp.lock->file).string()},
                      {"waited_s", held->waited_s()},
                      {"waited_for", held->waited_for()},
@@ -84,8 +85,8 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink, PgContext&
   if (script) sink.note("--debug-samples " + rp.debug_samples->string() + ": scripted samples, no program runs", true);
   install_interrupt_handlers();
   // What runs killed by SIGKILL left behind (cgroups, temporary directories, clusters), with
-  // one stderr line each saying what was removed.
-  run::reap_leftovers();
+  // one log line each saying what was removed.
+  run::reap_leftovers([&sink](const std::string& line) { sink.note(line, true); });
   if (const auto n = fixtures::PgServer::remove_stale_clusters(); n > 0)
     sink.note("removed " + std::to_string(n) + " PostgreSQL cluster director" + (n == 1 ? "y" : "ies") +
                   " of runs killed earlier",
@@ -93,7 +94,7 @@ RunOutcome execute_plan(const plan::RunPlan& rp, const RunSink& sink, PgContext&
   model::RunHeader run = run_header(rp);
   run.baseline = baseline_header(baseline, rp.baseline);
   // Taken once everything that can be wrong with the input has been found.
-  const auto lock = take_lock(rp, run);
+  const auto lock = take_lock(rp, run, sink);
   RunOutcome out;
   out.results_path = rp.outputs.results_file();
   store::ResultsFile results(out.results_path, std::move(run), host_header());

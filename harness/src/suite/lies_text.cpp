@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <iomanip>
 
+#include "catalog/catalog.hpp"
+#include "export/exports.hpp"
+#include "suite/progress.hpp"
+
 namespace perfgate::suite {
 
 void print_lies(std::ostream& out, const std::vector<LieCheck>& checks) {
@@ -75,6 +79,25 @@ void print_coverage(std::ostream& out, const CoverageReport& r) {
   }
   out << r.findings.size() << " finding(s):\n";
   for (const auto& f : r.findings) out << "  " << f << "\n";
+}
+
+int run_lies_command(std::ostream& out, const std::string& catalog_dir, const std::vector<std::string>& names,
+                     const LiesOptions& options, const std::vector<std::string>& argv, const std::string& json_path) {
+  const auto dir = catalog_dir.empty() ? catalog::bundled_catalog_dir() : std::filesystem::path(catalog_dir);
+  const auto catalog = catalog::load_catalog(dir);
+  Progress progress(false);
+  const auto checks = check_lies(catalog, names, options, argv, progress.sink());
+  const auto coverage = threat_coverage(catalog, checks);
+  print_lies(out, checks);
+  print_coverage(out, coverage);
+  const int code = lies_exit_code(checks);
+  if (!json_path.empty()) {
+    nlohmann::json lies = nlohmann::json::array();
+    for (const auto& c : checks) lies.push_back(to_json(c));
+    exports::write_exports(
+        {exports::json_export("--json", json_path, {{"lies", lies}, {"coverage", to_json(coverage)}})}, code);
+  }
+  return code;
 }
 
 }  // namespace perfgate::suite

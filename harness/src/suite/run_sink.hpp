@@ -1,6 +1,6 @@
 // Where the suite layer says what it is doing: the live status (scenario, round, estimate),
-// notes for the log, and each scenario as it finishes. The CLI's progress line and log
-// (cli/progress.hpp) on a terminal or in a CI log; nothing in tests. Callers that pass nothing
+// notes for the log, and each scenario as it finishes. The progress line and log
+// (suite/progress.hpp) on a terminal or in a CI log; nothing in tests. Callers that pass nothing
 // get silence.
 #pragma once
 

@@ -1,4 +1,4 @@
-#include "cli/pipeline.hpp"
+#include "suite/pipeline.hpp"
 
 #include <unistd.h>
 
@@ -6,18 +6,16 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <optional>
 
-#include "cli/progress.hpp"
+#include "common/command_opening.hpp"
 #include "common/errors.hpp"
-#include "common/out_folder_lock.hpp"
-#include "common/shell_words.hpp"
 #include "export/ab_text.hpp"
 #include "export/exports.hpp"
 #include "export/verdict_text.hpp"
 #include "suite/execute.hpp"
+#include "suite/progress.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::suite {
 
 namespace {
 
@@ -31,14 +29,14 @@ bool colour_wanted() {
 
 }  // namespace
 
-Shown run_plan(const plan::RunPlan& rp) {
+Shown run_and_show(const plan::RunPlan& rp) {
   const bool quiet = rp.outputs.quiet;
   for (const auto& note : rp.notes) std::cerr << "perfgate: " << note << "\n";
-  std::optional<OutFolderLock> folder;  // held until every export is written
-  if (rp.outputs.json_path.empty() && !rp.outputs.out_dir.empty())
-    folder.emplace(rp.outputs.out_dir, join_command(rp.record.argv));
+  // Held until every export is written.
+  const CommandOpening opening(
+      {.out_dir = rp.outputs.out_dir, .json_path = rp.outputs.json_path, .argv = rp.record.argv});
   Progress progress(quiet);
-  const auto out = suite::execute_plan(rp, progress.sink());
+  const auto out = execute_plan(rp, progress.sink());
 
   exports::write_exports(exports::run_exports(out.document, rp.outputs), out.exit_code);
   if (!quiet || out.exit_code != kExitOk)
@@ -52,4 +50,4 @@ Shown run_plan(const plan::RunPlan& rp) {
   return {out.exit_code, out.document};
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::suite

@@ -1,6 +1,6 @@
 // A log with no terminal hears from a long command: a line per finished scenario or step, the
 // GitHub Actions groups, and a heartbeat when nothing was written for the heartbeat's interval.
-#include "cli/progress.hpp"
+#include "suite/progress.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "common/files.hpp"
 #include "model/results_model.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::suite {
 namespace {
 
 std::string contents(std::FILE* f) {
@@ -88,4 +88,4 @@ TEST(ProgressLog, BeatsWithTheLatestStatusWhenSilent) {
 }
 
 }  // namespace
-}  // namespace perfgate::cli
+}  // namespace perfgate::suite

@@ -15,7 +15,7 @@
 
 #include "suite/run_sink.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::suite {
 
 class Progress {
  public:
@@ -31,7 +31,7 @@ class Progress {
   // "perfgate: LINE" on stderr (the live line cleared first), unless quiet and not `always`.
   void log(const std::string& line, bool always);
   bool enabled() const { return mode_ == Mode::Terminal; }
-  suite::RunSink sink();
+  RunSink sink();
 
  private:
   void write_line(const std::string& line);  // holds the lock
@@ -50,4 +50,4 @@ class Progress {
   std::thread beater_;
 };
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::suite

@@ -1,4 +1,4 @@
-#include "cli/exit_codes.hpp"
+#include "common/exit_meanings.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 
 #include "common/errors.hpp"
 
-namespace perfgate::cli {
+namespace perfgate {
 
 namespace {
 
@@ -56,12 +56,4 @@ std::string exit_codes_text(const std::string& command) {
   return text;
 }
 
-void list_exit_codes(CLI::App& app) {
-  for (auto* cmd : app.get_subcommands({})) {
-    const std::string text = exit_codes_text(cmd->get_name());
-    cmd->footer(text);
-    for (auto* sub : cmd->get_subcommands({})) sub->footer(text);  // baseline check, history add, …
-  }
-}
-
-}  // namespace perfgate::cli
+}  // namespace perfgate

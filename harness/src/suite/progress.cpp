@@ -1,4 +1,4 @@
-#include "cli/progress.hpp"
+#include "suite/progress.hpp"
 
 #include <unistd.h>
 
@@ -8,7 +8,7 @@
 #include "export/finished_line.hpp"
 #include "export/github_actions.hpp"
 
-namespace perfgate::cli {
+namespace perfgate::suite {
 
 namespace {
 
@@ -93,8 +93,8 @@ void Progress::log(const std::string& line, bool always) {
   write_line("perfgate: " + line);
 }
 
-suite::RunSink Progress::sink() {
-  suite::RunSink s;
+RunSink Progress::sink() {
+  RunSink s;
   s.show = [this](const std::string& t) { update(t); };
   s.clear = [this] { clear(); };
   s.log = [this](const std::string& line, bool always) { log(line, always); };
@@ -118,4 +118,4 @@ suite::RunSink Progress::sink() {
   return s;
 }
 
-}  // namespace perfgate::cli
+}  // namespace perfgate::suite
