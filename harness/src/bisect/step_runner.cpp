@@ -149,8 +149,8 @@ std::optional<std::string> StepRunner::output_of(const Commit& c, const std::fil
   if (setup_.shell.none() && words.at(0).find('/') != std::string::npos &&
       !std::filesystem::path(words[0]).is_absolute())
     words[0] = (tree / words[0]).string();
-  return process::capture_stdout(words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(600))),
-                                 tree);
+  return process::capture_stdout(
+      words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(defaults::kTimeoutS))), tree);
 }
 
 std::optional<bool> StepRunner::output_differs(const Commit& tested, const Built& build) {

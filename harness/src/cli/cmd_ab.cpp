@@ -50,7 +50,7 @@ int run_over_layouts(const AbFlags& f, const plan::AbPair& pair, const plan::Run
   r.rounds = f.layout_rounds;
   r.metric = f.metric;
   r.options = o;
-  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? "perfgate-out" : o.outputs.out_dir;
+  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? defaults::kOutDir : o.outputs.out_dir;
   r.dir = out_dir / "layouts";
   layouts::check_request(r);
   std::optional<OutFolderLock> folder;

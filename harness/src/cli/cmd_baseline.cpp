@@ -82,8 +82,8 @@ void add_baseline_command(CLI::App& app) {
   auto append = std::make_shared<bool>(false);
   auto only = std::make_shared<std::vector<std::string>>();
   auto dry = std::make_shared<bool>(false);
-  auto tolerance = std::make_shared<double>(0.05);
-  auto alpha = std::make_shared<double>(0.05);
+  auto tolerance = std::make_shared<double>(defaults::kBaselineTolerance);
+  auto alpha = std::make_shared<double>(defaults::kAlpha);
 
   auto from_history = std::make_shared<std::string>();
   auto accepted = std::make_shared<history::AcceptedQuery>();

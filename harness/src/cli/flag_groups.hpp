@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "plan/options.hpp"
 #include "stats/change_points.hpp"
 

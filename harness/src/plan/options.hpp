@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog/kinds.hpp"
+#include "common/defaults.hpp"
 
 namespace perfgate::plan {
 
@@ -39,8 +40,8 @@ struct RunOptions {
   std::optional<int> min_rounds, max_rounds, warmup;
   std::optional<double> max_time_s, timeout_s;
   std::optional<catalog::Policy> policy;
-  double noise = 0.02;  // the noise band, as a fraction (--noise takes a percentage)
-  double alpha = 0.05;
+  double noise = defaults::kNoise;  // the noise band, as a fraction (--noise takes a percentage)
+  double alpha = defaults::kAlpha;
   // --decide-all: take rounds until every gated comparison is decided, even after a gate has
   // failed (by default a scenario stops once one has: more rounds cannot turn it green).
   bool decide_all = false;
@@ -52,8 +53,8 @@ struct RunOptions {
 
   // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
   std::string baseline_path;
-  bool baseline_given = false;       // --baseline was on the command line
-  double baseline_tolerance = 0.05;  // a fraction (--baseline-tolerance takes a percentage)
+  bool baseline_given = false;                               // --baseline was on the command line
+  double baseline_tolerance = defaults::kBaselineTolerance;  // a fraction (--baseline-tolerance takes a percentage)
   // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.
   std::string shard;
   // --against DIR: this build's AFTER against the AFTER of another build of perfgate.
@@ -62,7 +63,7 @@ struct RunOptions {
   std::vector<std::string> measures;
   // --lock FILE: measure only while holding this machine's lock (empty: none).
   std::string lock_file;
-  double lock_timeout_s = 3600;
+  double lock_timeout_s = defaults::kLockTimeoutS;
   // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
   bool duet = false;
   // ab: the folder samples run in (empty: the caller's); --isolate: a fresh one per sample.

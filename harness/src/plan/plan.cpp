@@ -78,15 +78,15 @@ json RunPlan::options_json() const {
 
 namespace {
 
-constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = kLooksPerScenario;
+constexpr int kLooks = kLooksPerScenario;
 }  // namespace
 
 void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
-  s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
-  s.max_rounds = o.max_rounds.value_or(p && p->max_rounds ? *p->max_rounds : kDefaultMaxRounds);
-  s.warmup = o.warmup.value_or(p && p->warmup ? *p->warmup : kDefaultWarmup);
+  s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : defaults::kMinRounds);
+  s.max_rounds = o.max_rounds.value_or(p && p->max_rounds ? *p->max_rounds : defaults::kMaxRounds);
+  s.warmup = o.warmup.value_or(p && p->warmup ? *p->warmup : defaults::kWarmup);
   s.max_time_s = o.max_time_s.value_or(p && p->max_time_s ? *p->max_time_s : 0.0);
-  s.timeout_s = o.timeout_s.value_or(p && p->timeout_s ? *p->timeout_s : 600.0);
+  s.timeout_s = o.timeout_s.value_or(p && p->timeout_s ? *p->timeout_s : defaults::kTimeoutS);
   if (s.min_rounds < 2) throw UsageError("--min-rounds must be at least 2 (a paired test needs pairs)");
   if (s.max_rounds < s.min_rounds) s.max_rounds = s.min_rounds;
   s.looks = stats::look_schedule(s.min_rounds, s.max_rounds, kLooks);
