@@ -171,10 +171,16 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
              ->check(CLI::IsMember({"fail", "warn", "pass"}, CLI::ignore_case)));
 }
 
-void baseline_file(CLI::App* cmd, std::string& file) {
-  shared(cmd->add_option("--baseline", file,
-                         "FILE: the baseline (baseline.json), or none (default: share/perfgate/baseline.json, the "
-                         "committed one; a --catalog run's DIR/baseline.json; ab: none)"));
+const char* const kBaselineHelp =
+    "FILE: the baseline (baseline.json), or none (default: share/perfgate/baseline.json, the "
+    "committed one; a --catalog run's DIR/baseline.json; ab: none)";
+
+void baseline_file(CLI::App* cmd, std::string& file) { shared(cmd->add_option("--baseline", file, kBaselineHelp)); }
+
+void baseline_choice(CLI::App* cmd, std::optional<catalog::BaselineChoice>& choice) {
+  shared(cmd->add_option_function<std::string>(
+      "--baseline", [&choice](const std::string& word) { choice = catalog::BaselineChoice::from_flag(word); },
+      kBaselineHelp));
 }
 
 void baseline_tolerance(CLI::App* cmd, double& fraction) {
@@ -184,8 +190,7 @@ void baseline_tolerance(CLI::App* cmd, double& fraction) {
 }
 
 void baseline(CLI::App* cmd, plan::RunOptions& o) {
-  baseline_file(cmd, o.baseline_path);
-  cmd->get_option("--baseline")->each([&o](const std::string&) { o.baseline_given = true; });
+  baseline_choice(cmd, o.baseline);
   baseline_tolerance(cmd, o.baseline_tolerance);
 }
 

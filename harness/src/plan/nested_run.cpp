@@ -14,8 +14,7 @@ RunOptions nested_options(const RunOptions& asked, const NestedRun& n) {
   o.outputs.out_dir.clear();
   o.outputs.json_path = n.results_file;
   // A nested run answers its caller's question; the caller's run is what a baseline judges.
-  o.baseline_path = "none";
-  o.baseline_given = true;
+  o.baseline = catalog::BaselineChoice{catalog::BaselineChoice::Kind::None};
   if (!n.debug_samples.empty()) o.debug_samples = n.debug_samples;
   return o;
 }

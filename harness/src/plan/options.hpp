@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "catalog/baseline_choice.hpp"
 #include "catalog/kinds.hpp"
 #include "common/defaults.hpp"
 
@@ -51,9 +52,9 @@ struct RunOptions {
   std::string catalog_dir;                 // empty: the bundled catalog
   std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
 
-  // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
-  std::string baseline_path;
-  bool baseline_given = false;                               // --baseline was on the command line
+  // Against baseline.json (docs/baseline.md); none: --baseline not given, which is the default
+  // file for a catalog run and no baseline for the user's own commands (plan.cpp's baseline_of).
+  std::optional<catalog::BaselineChoice> baseline;
   double baseline_tolerance = defaults::kBaselineTolerance;  // a fraction (--baseline-tolerance takes a percentage)
   // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.
   std::string shard;

@@ -128,14 +128,16 @@ BaselinePlan baseline_of(const RunPlan& rp, const RunOptions& o) {
   BaselinePlan b;
   b.tolerance = o.baseline_tolerance;
   const bool users = !rp.scenarios.empty() && users_commands(rp.scenarios.front());
-  if (o.baseline_path == "none")
+  using Kind = catalog::BaselineChoice::Kind;
+  const Kind kind = o.baseline ? o.baseline->kind : Kind::DefaultFile;
+  if (kind == Kind::None)
     b.why_none = "--baseline none";
   else if (!o.against_dir.empty())
     b.why_none = "--against compares builds, not a change";
-  else if (users && !o.baseline_given)
+  else if (users && !o.baseline)
     b.why_none = "ab: no --baseline given";
-  else if (!o.baseline_path.empty())
-    b.file = o.baseline_path, b.named = true;
+  else if (kind == Kind::File)
+    b.file = o.baseline->file, b.named = true;
   else
     b.file = o.catalog_dir.empty() ? catalog::bundled_baseline() : catalog_folder(o.catalog_dir) / "baseline.json";
   return b;
