@@ -90,9 +90,9 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
          .results_file = (trees_.cache() / "steps" /
                           (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
                              .string(),
-         .debug_samples = setup_.script ? script_for(tested, k).string() : std::string()});
-    o.argv = setup_.argv;
-    o.bisect_step = {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}};
+         .debug_samples = setup_.script ? script_for(tested, k).string() : std::string(),
+         .argv = setup_.argv,
+         .bisect_step = model::BisectStep{.good = good_.sha, .tested = tested.sha, .batch = k}});
     plan::RunPlan plan;
     if (setup_.scenario.empty()) {
       plan::AbPair pair;

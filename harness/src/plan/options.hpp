@@ -14,6 +14,7 @@
 #include "catalog/baseline_choice.hpp"
 #include "catalog/kinds.hpp"
 #include "common/defaults.hpp"
+#include "model/run_sections.hpp"
 
 namespace perfgate::plan {
 
@@ -82,7 +83,7 @@ struct RunOptions {
   // The command line as typed: recorded in the results and re-run by their reproduce line.
   std::vector<std::string> argv;
   // `perfgate bisect`: the step this run is (good, tested, batch), recorded as run.bisect.
-  nlohmann::json bisect_step;
+  std::optional<model::BisectStep> bisect_step;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

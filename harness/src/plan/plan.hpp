@@ -130,9 +130,12 @@ struct LockPlan {
 struct RunRecord {
   std::vector<std::string> argv;
   std::optional<std::string> catalog;  // a --catalog run's folder, absolute
-  // Sections for people, each its module's own JSON (null: none): --shard's part, --against's
-  // other build, `perfgate batch`'s plan, a bisect step.
-  json shard, against, batch, bisect;
+  // Sections for people (none: not that command): --shard's part, --against's other build,
+  // `perfgate batch`'s plan, a bisect step.
+  std::optional<model::Shard> shard;
+  std::optional<model::AgainstBuild> against;
+  std::optional<model::BatchRun> batch;
+  std::optional<model::BisectStep> bisect;
   std::optional<std::vector<std::string>> lie_args;  // `perfgate lies`
 };
 

@@ -58,9 +58,10 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
     return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
                                     "--self-time", self.string()};
   };
-  plan::RunOptions ab = plan::nested_options(
-      o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
-             .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string()});
+  plan::RunOptions ab =
+      plan::nested_options(o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
+                                  .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string(),
+                                  .argv = {"perfgate", "calibrate"}});
   ab.duet = duet;
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
   // makes every further round cost ~50x.
@@ -69,7 +70,6 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
   // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
   if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = defaults::kMaxRounds;
   if (counted) ab.measures = {"instructions"};
-  ab.argv = {"perfgate", "calibrate"};
   const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
   const auto start = std::chrono::steady_clock::now();
   std::ostringstream sink;
