@@ -12,6 +12,7 @@
 #include "bisect/commit_path.hpp"
 #include "bisect/search.hpp"
 #include "bisect/step_runner.hpp"
+#include "common/defaults.hpp"
 #include "suite/run_sink.hpp"
 
 namespace perfgate::bisect {
@@ -20,7 +21,7 @@ struct BisectOptions {
   std::filesystem::path repo = ".";
   std::string good, bad, build;
   std::filesystem::path cache;  // empty: default_cache(repo)
-  double alpha = 0.05;
+  double alpha = defaults::kAlpha;
   StepSetup step;
 };
 

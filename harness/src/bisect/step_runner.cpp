@@ -90,9 +90,9 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
          .results_file = (trees_.cache() / "steps" /
                           (good_.short_sha() + "-" + tested.short_sha() + "-b" + std::to_string(k) + ".json"))
                              .string(),
-         .debug_samples = setup_.script ? script_for(tested, k).string() : std::string()});
-    o.argv = setup_.argv;
-    o.bisect_step = {{"good", good_.sha}, {"tested", tested.sha}, {"batch", k}};
+         .debug_samples = setup_.script ? script_for(tested, k).string() : std::string(),
+         .argv = setup_.argv,
+         .bisect_step = model::BisectStep{.good = good_.sha, .tested = tested.sha, .batch = k}});
     plan::RunPlan plan;
     if (setup_.scenario.empty()) {
       plan::AbPair pair;
@@ -149,8 +149,8 @@ std::optional<std::string> StepRunner::output_of(const Commit& c, const std::fil
   if (setup_.shell.none() && words.at(0).find('/') != std::string::npos &&
       !std::filesystem::path(words[0]).is_absolute())
     words[0] = (tree / words[0]).string();
-  return process::capture_stdout(words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(600))),
-                                 tree);
+  return process::capture_stdout(
+      words, std::chrono::seconds(static_cast<long>(setup_.options.timeout_s.value_or(defaults::kTimeoutS))), tree);
 }
 
 std::optional<bool> StepRunner::output_differs(const Commit& tested, const Built& build) {

@@ -13,6 +13,7 @@
 
 #include "bisect/search.hpp"
 #include "bisect/worktrees.hpp"
+#include "common/defaults.hpp"
 #include "plan/options.hpp"
 #include "plan/shell.hpp"
 #include "suite/run_sink.hpp"
@@ -27,7 +28,7 @@ struct StepSetup {
   plan::Shell shell;  // --shell, resolved (none: the words run as they are)
   std::string scenario, catalog;
   std::string metric = "auto";  // resolved by the first step that measures, then kept
-  double band = 0.02;
+  double band = defaults::kNoise;
   double budget_s = 120;  // per step
   // --layouts K: each commit built in K layouts, a step decided over them (layouts/layout_ab.hpp)
   // from --layout-rounds paired rounds of each layout pair, in one look.

@@ -43,8 +43,8 @@ void add_baseline_command(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   auto results = std::make_shared<std::string>();
   auto dry = std::make_shared<bool>(false);
-  auto tolerance = std::make_shared<double>(0.05);
-  auto alpha = std::make_shared<double>(0.05);
+  auto tolerance = std::make_shared<double>(defaults::kBaselineTolerance);
+  auto alpha = std::make_shared<double>(defaults::kAlpha);
   auto u = std::make_shared<suite::BaselineUpdateRequest>();
 
   auto* update = cmd->add_subcommand(

@@ -21,7 +21,7 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto o = std::make_shared<bisect::BisectOptions>();
   auto repo = std::make_shared<std::string>(".");
   auto cache = std::make_shared<std::string>();
-  auto out_dir = std::make_shared<std::string>("perfgate-out");
+  auto out_dir = std::make_shared<std::string>(defaults::kOutDir);
   auto json_path = std::make_shared<std::string>();
   auto clean = std::make_shared<bool>(false);
   auto script = std::make_shared<std::string>();

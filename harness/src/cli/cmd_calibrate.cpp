@@ -16,7 +16,7 @@ void add_calibrate_command(CLI::App& app, const std::vector<std::string>& argv) 
       "with 80% and 95% power; per workload: catches of the injected work and the harness's own perturbation of\n"
       "wall time (wall under perfgate against the program's self-timed wall).");
   auto o = std::make_shared<suite::CalibrationOptions>();
-  auto out_dir = std::make_shared<std::string>("perfgate-out");
+  auto out_dir = std::make_shared<std::string>(defaults::kOutDir);
   auto json_path = std::make_shared<std::string>();
   cmd->add_option(
          "--budget", o->budget_s,

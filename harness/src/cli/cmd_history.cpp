@@ -62,7 +62,7 @@ void add_history_command(CLI::App& app) {
   flags::out_dir(publish, site->out_dir, true);
   publish->get_option("--out")->required();
   flags::history_db(publish, site->db);
-  flags::baseline_file(publish, site->baseline);  // whose accepted band each series shows
+  flags::baseline_choice(publish, site->baseline);  // whose accepted band each series shows
   flags::step_fit(publish, site->steps.fit, site->steps.min_step_pct);
   publish
       ->add_option("--bisect-build", site->bisect_build, "The build command in the regressions' perfgate bisect lines")

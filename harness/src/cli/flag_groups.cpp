@@ -1,6 +1,7 @@
 #include "cli/flag_groups.hpp"
 
 #include <map>
+#include <sstream>
 
 #include "catalog/counting_measures.hpp"
 #include "common/errors.hpp"
@@ -20,22 +21,32 @@ CLI::Option* percent(CLI::App* cmd, const std::string& name, double& fraction, c
                     ->check(CLI::Range(0.0, 99.0)));
 }
 
+// A default as its help text shows it: 0.05, 2, 600.
+std::string shown(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
 const char* const kScenarioHelp = "NAME: a scenario of the catalog (repeatable where the command takes several)";
 
 }  // namespace
 
 void rounds(CLI::App* cmd, plan::RunOptions& o) {
-  shared(cmd->add_option("--min-rounds", o.min_rounds,
-                         "Measured rounds before the first look (default: run and batch 8, or the profile's; ab and "
-                         "gbench 8, or the fewest at which a rank test of the run's family (its pairs, -P values or "
-                         "benchmarks) can decide)")
-             ->check(CLI::Range(2, 100000)));
+  shared(
+      cmd->add_option("--min-rounds", o.min_rounds,
+                      "Measured rounds before the first look (default: run and batch " + shown(defaults::kMinRounds) +
+                          ", or the profile's; ab and "
+                          "gbench 8, or the fewest at which a rank test of the run's family (its pairs, -P values or "
+                          "benchmarks) can decide)")
+          ->check(CLI::Range(2, 100000)));
   shared(cmd->add_option(
                 "--max-rounds", o.max_rounds,
-                "Measured rounds at most (default: run and batch 30, or the profile's; ab and gbench: "
-                "looks growing by a fifth from --min-rounds to 640 while they fit 50 s; the results record both). "
-                "--min-rounds N --max-rounds N is one look at the full alpha, which an exact paired test "
-                "reaches from 6 rounds for one comparison, ceil(log2(2m/alpha)) for m")
+                "Measured rounds at most (default: run and batch " + shown(defaults::kMaxRounds) +
+                    ", or the profile's; ab and gbench: "
+                    "looks growing by a fifth from --min-rounds to 640 while they fit 50 s; the results record both). "
+                    "--min-rounds N --max-rounds N is one look at the full alpha, which an exact paired test "
+                    "reaches from 6 rounds for one comparison, ceil(log2(2m/alpha)) for m")
              ->check(CLI::Range(2, 100000)));
   shared(cmd->add_flag("--decide-all", o.decide_all,
                        "Take rounds until every gated comparison is decided, even after a gate has failed (default: "
@@ -45,7 +56,8 @@ void rounds(CLI::App* cmd, plan::RunOptions& o) {
                          "Seconds the rounds may take: run and batch stop after the round that passes it (default: "
                          "no limit); ab and gbench fit their looks into it (default 50)")
              ->check(CLI::PositiveNumber));
-  shared(cmd->add_option("-w,--warmup", o.warmup, "Warm-up rounds, run and discarded (default 1)")
+  shared(cmd->add_option("-w,--warmup", o.warmup,
+                         "Warm-up rounds, run and discarded (default " + shown(defaults::kWarmup) + ")")
              ->check(CLI::Range(0, 1000)));
 }
 
@@ -56,7 +68,8 @@ void exact_rounds(CLI::App* cmd, int& rounds) {
 }
 
 void timeout(CLI::App* cmd, std::optional<double>& seconds) {
-  shared(cmd->add_option("--timeout", seconds, "Seconds one sample may take before it is killed (default 600)")
+  shared(cmd->add_option("--timeout", seconds,
+                         "Seconds one sample may take before it is killed (default " + shown(defaults::kTimeoutS) + ")")
              ->check(CLI::PositiveNumber));
 }
 
@@ -70,12 +83,16 @@ void policy(CLI::App* cmd, std::optional<catalog::Policy>& p) {
 
 void noise(CLI::App* cmd, double& fraction) {
   percent(cmd, "--noise", fraction,
-          "PCT: the noise band in percent: a change within it is never called a change (default 2; bisect: a "
-          "commit is slower only beyond +PCT)");
+          "PCT: the noise band in percent: a change within it is never called a change (default " +
+              shown(defaults::kNoise * 100) +
+              "; bisect: a "
+              "commit is slower only beyond +PCT)");
 }
 
 void alpha(CLI::App* cmd, double& alpha) {
-  shared(cmd->add_option("--alpha", alpha, "Family-wise error rate of the command's gated comparisons (default 0.05)")
+  shared(cmd->add_option(
+                "--alpha", alpha,
+                "Family-wise error rate of the command's gated comparisons (default " + shown(defaults::kAlpha) + ")")
              ->check(CLI::Range(0.000001, 0.5)));
 }
 
@@ -134,7 +151,7 @@ void json_file(CLI::App* cmd, std::string& file, bool short_o) {
 }
 
 void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
-  o.outputs.out_dir = "perfgate-out";
+  o.outputs.out_dir = defaults::kOutDir;
   out_dir(cmd, o.outputs.out_dir);
   json_file(cmd, o.outputs.json_path);
   shared(cmd->add_option("--junit", o.outputs.junit, "FILE: also write JUnit XML here, one test case per gate"));
@@ -154,20 +171,26 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
              ->check(CLI::IsMember({"fail", "warn", "pass"}, CLI::ignore_case)));
 }
 
-void baseline_file(CLI::App* cmd, std::string& file) {
-  shared(cmd->add_option("--baseline", file,
-                         "FILE: the baseline (baseline.json), or none (default: share/perfgate/baseline.json, the "
-                         "committed one; a --catalog run's DIR/baseline.json; ab: none)"));
+const char* const kBaselineHelp =
+    "FILE: the baseline (baseline.json), or none (default: share/perfgate/baseline.json, the "
+    "committed one; a --catalog run's DIR/baseline.json; ab: none)";
+
+void baseline_file(CLI::App* cmd, std::string& file) { shared(cmd->add_option("--baseline", file, kBaselineHelp)); }
+
+void baseline_choice(CLI::App* cmd, std::optional<catalog::BaselineChoice>& choice) {
+  shared(cmd->add_option_function<std::string>(
+      "--baseline", [&choice](const std::string& word) { choice = catalog::BaselineChoice::from_flag(word); },
+      kBaselineHelp));
 }
 
 void baseline_tolerance(CLI::App* cmd, double& fraction) {
   percent(cmd, "--baseline-tolerance", fraction,
-          "PCT: how far a ratio may move from the baseline's before it can fail (default 5; an entry's own wins)");
+          "PCT: how far a ratio may move from the baseline's before it can fail (default " +
+              shown(defaults::kBaselineTolerance * 100) + "; an entry's own wins)");
 }
 
 void baseline(CLI::App* cmd, plan::RunOptions& o) {
-  baseline_file(cmd, o.baseline_path);
-  cmd->get_option("--baseline")->each([&o](const std::string&) { o.baseline_given = true; });
+  baseline_choice(cmd, o.baseline);
   baseline_tolerance(cmd, o.baseline_tolerance);
 }
 

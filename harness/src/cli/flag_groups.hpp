@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "plan/options.hpp"
 #include "stats/change_points.hpp"
 
@@ -41,7 +42,9 @@ void json_file(CLI::App* cmd, std::string& file, bool short_o = false);
 // Run-like commands (run, ab, gbench, batch): --out DIR (default perfgate-out), --json FILE, --junit,
 // --export-gbench, -q/--quiet.
 void run_outputs(CLI::App* cmd, plan::RunOptions& o);
-void baseline_file(CLI::App* cmd, std::string& file);      // --baseline FILE
+void baseline_file(CLI::App* cmd, std::string& file);  // --baseline FILE
+// --baseline FILE|none, as a choice (not given: none).
+void baseline_choice(CLI::App* cmd, std::optional<catalog::BaselineChoice>& choice);
 void baseline_tolerance(CLI::App* cmd, double& fraction);  // --baseline-tolerance PCT
 // --baseline (or none) and --baseline-tolerance of a run.
 void baseline(CLI::App* cmd, plan::RunOptions& o);

@@ -25,14 +25,15 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "model/results_model.hpp"
 
 namespace perfgate::gate {
 
 struct BaselineOptions {
-  double alpha = 0.05;
-  double tolerance = 0.05;  // a fraction; an entry's own tolerance wins
-  int min_runs = 3;         // accepted runs on this machine for the between-run rule
+  double alpha = defaults::kAlpha;
+  double tolerance = defaults::kBaselineTolerance;  // a fraction; an entry's own tolerance wins
+  int min_runs = 3;                                 // accepted runs on this machine for the between-run rule
   // The least between-run sd (ln ratio) the between-run rule assumes for a ratio that varies at
   // all: three runs recorded back to back on one machine can agree by chance far more closely
   // than two machines of one class do (photos_timeline's three agreed within 0.4%).
@@ -58,7 +59,7 @@ struct BaselineCheck {
   std::optional<model::BaselineEntry> entry;  // the accepted one, when there is one
   bool comparable = false;
   std::string why;  // why not comparable
-  double tolerance = 0.05;
+  double tolerance = defaults::kBaselineTolerance;
   ShiftTest ratio;
   bool absolute_compared = false;
   std::string absolute_why;  // why absolute figures were (not) compared

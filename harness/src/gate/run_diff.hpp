@@ -22,12 +22,13 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "model/results_model.hpp"
 
 namespace perfgate::gate {
 
 struct DiffOptions {
-  double alpha = 0.05, noise = 0.02;
+  double alpha = defaults::kAlpha, noise = defaults::kNoise;
   std::set<std::string> metrics;  // empty: each scenario's gated metric, wall_ms and cpu_ms
   bool all_metrics = false;
   std::set<std::string> gate_variants;  // empty: each scenario's "after", or its only variant

@@ -37,7 +37,7 @@ std::vector<Value> run_row(const model::ResultsDoc& d, const std::string& source
           Value::of_int(run.dirty ? 1 : 0), Value::of(d.host.fingerprint), Value::of(d.host.hostname),
           Value::of(run.profile), Value::of_int(d.outcome.exit_code), Value::of(source_file), Value::of(now_iso8601()),
           Value::of(d.host.cpu_model), Value::of_int(d.host.cores), Value::of(d.host.kernel),
-          run.branch ? Value::of(*run.branch) : Value::null(), Value::of_int(run.other.contains("against") ? 1 : 0),
+          run.branch ? Value::of(*run.branch) : Value::null(), Value::of_int(run.against ? 1 : 0),
           text_or_null(run.reproduce),
           // Absolute, so that the run's report (report.md beside it) can be found from anywhere.
           Value::of(std::filesystem::absolute(source_file).lexically_normal().string())};

@@ -44,8 +44,9 @@ void publish_history(std::ostream& out, const PublishRequest& r) {
   if (r.out_dir.empty()) throw UsageError("history publish: -o DIR names the site's folder");
   auto h = history::open_history(where);
   std::optional<model::Baseline> baseline;
-  if (r.baseline != "none")
-    baseline = store::load_baseline(r.baseline.empty() ? catalog::bundled_baseline() : fs::path(r.baseline));
+  if (const auto choice = r.baseline.value_or(catalog::BaselineChoice{}); !choice.none())
+    baseline = store::load_baseline(choice.kind == catalog::BaselineChoice::Kind::File ? choice.file
+                                                                                       : catalog::bundled_baseline());
 
   history::SiteDoc doc;
   doc.database = h->describe();

@@ -5,17 +5,20 @@
 // `perfgate bisect` command that would narrow it.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
 
+#include "catalog/baseline_choice.hpp"
 #include "history/history_series.hpp"
 
 namespace perfgate::history {
 
 struct PublishRequest {
-  std::string db;        // empty: default_history_db()
-  std::string out_dir;   // the site's folder, replaced whole
-  std::string baseline;  // empty: share/perfgate/baseline.json; "none": no band
+  std::string db;       // empty: default_history_db()
+  std::string out_dir;  // the site's folder, replaced whole
+  // Whose accepted band each series shows; none: --baseline not given (the default file).
+  std::optional<catalog::BaselineChoice> baseline;
   StepSettings steps;
   // The build command of the `perfgate bisect` lines (a scenario's build, in each commit's worktree).
   std::string bisect_build = "cmake -B build && cmake --build build";

@@ -69,7 +69,7 @@ LayoutOutcome run_layouts(const LayoutRequest& r, const suite::RunSink& sink) {
     // Each layout is another build: its first run warms its own files.
     const plan::RunOptions o = plan::nested_options(
         r.options, {.rounds = r.rounds,
-                    .warmup = r.options.warmup.value_or(1),
+                    .warmup = r.options.warmup.value_or(defaults::kWarmup),
                     .seed_offset = static_cast<std::uint64_t>(k),
                     .results_file = (r.dir / ("layout-" + std::to_string(k) + ".json")).string(),
                     .debug_samples = r.options.debug_samples.empty()

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "plan/options.hpp"
 #include "stats/layouts.hpp"
 #include "suite/run_sink.hpp"
@@ -42,7 +43,7 @@ struct LayoutOutcome {
   std::vector<LayoutRun> runs;
   std::optional<stats::LayoutEffect> effect;  // set when every layout ran and compared
   std::string failure;                        // why a layout stopped the comparison (exit 2, 3 or 4)
-  double band = 0.02, alpha = 0.05;
+  double band = defaults::kNoise, alpha = defaults::kAlpha;
 };
 
 // `word` with every {layout} replaced by `layout`.

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/command_opening.hpp"
+#include "common/defaults.hpp"
 #include "common/interrupt.hpp"
 #include "common/number_format.hpp"
 #include "export/exports.hpp"
@@ -112,7 +113,7 @@ int run_over_layouts(const plan::AbPair& pair, int layouts, int rounds, const st
   r.rounds = rounds;
   r.metric = metric;
   r.options = o;
-  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? "perfgate-out" : o.outputs.out_dir;
+  const std::filesystem::path out_dir = o.outputs.out_dir.empty() ? defaults::kOutDir : o.outputs.out_dir;
   r.dir = out_dir / "layouts";
   check_request(r);
   const CommandOpening opening({.out_dir = out_dir,

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/kinds.hpp"
+#include "model/run_sections.hpp"
 #include "perfgate/better.hpp"
 #include "perfgate/enum_names.hpp"
 #include "run/sample.hpp"
@@ -110,12 +111,6 @@ struct GateResult {
   bool passed() const { return outcome == GateOutcome::Passed; }
   bool failed() const { return outcome == GateOutcome::Failed; }
   bool cannot_tell() const { return outcome == GateOutcome::CannotTell; }
-};
-
-// `run --shard i/n`: this run is shard `index` of `count`, running `scenarios` of the `of` planned.
-struct Shard {
-  int index = 0, count = 0, of = 0;
-  std::vector<std::string> scenarios;
 };
 
 // One accepted run of a baseline entry. The host class (CPU model and core count) groups runs
@@ -378,6 +373,10 @@ struct RunHeader {
   std::optional<BaselineRef> baseline;
   std::optional<double> started_unix, finished_unix;
   std::optional<std::vector<std::string>> lies;  // `perfgate lies`: the lie's args given to AFTER
+  std::optional<AgainstBuild> against;
+  std::optional<BatchRun> batch;
+  std::optional<BisectStep> bisect;
+  std::optional<LockWait> lock;  // --lock of a run (a batch's is in its section)
   nlohmann::json other = nlohmann::json::object();
 };
 struct HostInfo {

@@ -18,7 +18,7 @@ namespace perfgate::parity {
 
 struct ParityCommand {
   std::vector<std::string> urls;
-  std::string serve_a, serve_b, cpus_a, cpus_b, load_cpus, out = "perfgate-out/parity";
+  std::string serve_a, serve_b, cpus_a, cpus_b, load_cpus, out = std::string(defaults::kOutDir) + "/parity";
   std::optional<std::uint64_t> seed;
   int max_concurrency = 128;
   ParityOptions o;

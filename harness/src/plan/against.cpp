@@ -34,8 +34,8 @@ fs::path other_build_catalog(const fs::path& dir, const std::string& flag) {
                    what);
 }
 
-nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes,
-                             const BenchmarkLister& list) {
+model::AgainstBuild apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::string>& notes,
+                                  const BenchmarkLister& list) {
   const fs::path dir = o.against_dir;
   const fs::path catalog_dir = other_build_catalog(dir);
   const auto other = catalog::load_catalog(catalog_dir);
@@ -88,10 +88,8 @@ nlohmann::json apply_against(RunPlan& rp, const RunOptions& o, std::vector<std::
     kept.push_back(std::move(sp));
   }
   rp.scenarios = std::move(kept);
-  return {{"dir", fs::absolute(dir).string()},
-          {"catalog", fs::absolute(catalog_dir).string()},
-          {"git", {{"commit", git_state(dir).commit}}},
-          {"meaning", "before = the other build's after; after = this build's after; ratio = this/other"}};
+  return {fs::absolute(dir).string(), fs::absolute(catalog_dir).string(), git_state(dir).commit,
+          "before = the other build's after; after = this build's after; ratio = this/other"};
 }
 
 }  // namespace perfgate::plan

@@ -8,10 +8,10 @@
 #pragma once
 
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "model/run_sections.hpp"
 #include "plan/plan.hpp"
 
 namespace perfgate::plan {
@@ -25,7 +25,7 @@ std::filesystem::path other_build_catalog(const std::filesystem::path& dir, cons
 // comparison; scenarios that cannot be compared (service scenarios, a scenario the other build
 // does not have) are removed with a line in `notes`; a gbench pair's benchmarks are listed by
 // `list`. Returns what the results record under run.against.
-nlohmann::json apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes,
-                             const BenchmarkLister& list);
+model::AgainstBuild apply_against(RunPlan& plan, const RunOptions& options, std::vector<std::string>& notes,
+                                  const BenchmarkLister& list);
 
 }  // namespace perfgate::plan

@@ -98,10 +98,10 @@ RunPlan plan_batch(const BatchFile& bf, const std::filesystem::path& prebuilt, R
       throw UsageError(bf.file.string() + ": " + what);
     }
   }
-  combined.record.batch = {{"plan", fs::absolute(bf.file).string()},
-                           {"steps", bf.steps.size()},
-                           {"prebuilt", fs::absolute(prebuilt).string()},
-                           {"catalog", fs::absolute(catalog_dir).string()}};
+  combined.record.batch = model::BatchRun{.plan = fs::absolute(bf.file).string(),
+                                          .prebuilt = fs::absolute(prebuilt).string(),
+                                          .catalog = fs::absolute(catalog_dir).string(),
+                                          .steps = static_cast<int>(bf.steps.size())};
   finish_plan(combined, o);  // one seed for every step
   return combined;
 }

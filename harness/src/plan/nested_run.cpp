@@ -14,9 +14,13 @@ RunOptions nested_options(const RunOptions& asked, const NestedRun& n) {
   o.outputs.out_dir.clear();
   o.outputs.json_path = n.results_file;
   // A nested run answers its caller's question; the caller's run is what a baseline judges.
-  o.baseline_path = "none";
-  o.baseline_given = true;
+  o.baseline = catalog::BaselineChoice{catalog::BaselineChoice::Kind::None};
   if (!n.debug_samples.empty()) o.debug_samples = n.debug_samples;
+  if (n.policy) o.policy = n.policy;
+  if (!n.argv.empty()) o.argv = n.argv;
+  if (n.lie_args) o.lie_args = n.lie_args;
+  if (n.bisect_step) o.bisect_step = n.bisect_step;
+  o.parity_measures = asked.parity_measures && n.parity_measures;
   return o;
 }
 

@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "model/run_sections.hpp"
 #include "plan/options.hpp"
 
 namespace perfgate::plan {
@@ -18,8 +20,13 @@ struct NestedRun {
   // Added to the user's seed (1 when none was given), so the n-th sibling's rounds differ;
   // none: the seed as asked (a random one when none was).
   std::optional<std::uint64_t> seed_offset = {};
-  std::string results_file = {};   // empty: no results file
-  std::string debug_samples = {};  // this run's script (tests); empty: the one asked for, if any
+  std::string results_file = {};                          // empty: no results file
+  std::string debug_samples = {};                         // this run's script (tests); empty: the one asked for, if any
+  std::optional<catalog::Policy> policy = {};             // none: as asked
+  std::vector<std::string> argv = {};                     // the command line its results record; empty: as asked
+  std::optional<std::vector<std::string>> lie_args = {};  // `perfgate lies`: the lie given to AFTER
+  std::optional<model::BisectStep> bisect_step = {};      // `perfgate bisect`: the step this run is
+  bool parity_measures = true;  // false: a parity scenario's measures after the rounds are left out (`lies`)
 };
 
 // `asked` as the nested run `n` needs it.

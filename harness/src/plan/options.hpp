@@ -11,7 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "catalog/baseline_choice.hpp"
 #include "catalog/kinds.hpp"
+#include "common/defaults.hpp"
+#include "model/run_sections.hpp"
 
 namespace perfgate::plan {
 
@@ -39,8 +42,8 @@ struct RunOptions {
   std::optional<int> min_rounds, max_rounds, warmup;
   std::optional<double> max_time_s, timeout_s;
   std::optional<catalog::Policy> policy;
-  double noise = 0.02;  // the noise band, as a fraction (--noise takes a percentage)
-  double alpha = 0.05;
+  double noise = defaults::kNoise;  // the noise band, as a fraction (--noise takes a percentage)
+  double alpha = defaults::kAlpha;
   // --decide-all: take rounds until every gated comparison is decided, even after a gate has
   // failed (by default a scenario stops once one has: more rounds cannot turn it green).
   bool decide_all = false;
@@ -53,10 +56,10 @@ struct RunOptions {
   std::string catalog_dir;                 // empty: the bundled catalog
   std::vector<std::string> scenario_args;  // VARIANT=ARG, appended to that variant's command (tests)
 
-  // Against baseline.json (docs/baseline.md): empty = the default one; "none" = not compared.
-  std::string baseline_path;
-  bool baseline_given = false;       // --baseline was on the command line
-  double baseline_tolerance = 0.05;  // a fraction (--baseline-tolerance takes a percentage)
+  // Against baseline.json (docs/baseline.md); none: --baseline not given, which is the default
+  // file for a catalog run and no baseline for the user's own commands (plan.cpp's baseline_of).
+  std::optional<catalog::BaselineChoice> baseline;
+  double baseline_tolerance = defaults::kBaselineTolerance;  // a fraction (--baseline-tolerance takes a percentage)
   // --shard i/n: run the i-th of n deterministic parts of the selected scenarios.
   std::string shard;
   // --against DIR: this build's AFTER against the AFTER of another build of perfgate.
@@ -65,7 +68,7 @@ struct RunOptions {
   std::vector<std::string> measures;
   // --lock FILE: measure only while holding this machine's lock (empty: none).
   std::string lock_file;
-  double lock_timeout_s = 3600;
+  double lock_timeout_s = defaults::kLockTimeoutS;
   // ab --duet: BEFORE and AFTER of a round run at the same time on two CPUs.
   bool duet = false;
   // ab: the folder samples run in (empty: the caller's); --isolate: a fresh one per sample.
@@ -83,7 +86,7 @@ struct RunOptions {
   // The command line as typed: recorded in the results and re-run by their reproduce line.
   std::vector<std::string> argv;
   // `perfgate bisect`: the step this run is (good, tested, batch), recorded as run.bisect.
-  nlohmann::json bisect_step;
+  std::optional<model::BisectStep> bisect_step;
 };
 
 // "0,1" or "0-3,6" → CPU numbers. Throws UsageError.

@@ -78,15 +78,15 @@ json RunPlan::options_json() const {
 
 namespace {
 
-constexpr int kDefaultMinRounds = 8, kDefaultMaxRounds = 30, kDefaultWarmup = 1, kLooks = kLooksPerScenario;
+constexpr int kLooks = kLooksPerScenario;
 }  // namespace
 
 void apply_rounds(ScenarioPlan& s, const catalog::Profile* p, const RunOptions& o) {
-  s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : kDefaultMinRounds);
-  s.max_rounds = o.max_rounds.value_or(p && p->max_rounds ? *p->max_rounds : kDefaultMaxRounds);
-  s.warmup = o.warmup.value_or(p && p->warmup ? *p->warmup : kDefaultWarmup);
+  s.min_rounds = o.min_rounds.value_or(p && p->min_rounds ? *p->min_rounds : defaults::kMinRounds);
+  s.max_rounds = o.max_rounds.value_or(p && p->max_rounds ? *p->max_rounds : defaults::kMaxRounds);
+  s.warmup = o.warmup.value_or(p && p->warmup ? *p->warmup : defaults::kWarmup);
   s.max_time_s = o.max_time_s.value_or(p && p->max_time_s ? *p->max_time_s : 0.0);
-  s.timeout_s = o.timeout_s.value_or(p && p->timeout_s ? *p->timeout_s : 600.0);
+  s.timeout_s = o.timeout_s.value_or(p && p->timeout_s ? *p->timeout_s : defaults::kTimeoutS);
   if (s.min_rounds < 2) throw UsageError("--min-rounds must be at least 2 (a paired test needs pairs)");
   if (s.max_rounds < s.min_rounds) s.max_rounds = s.min_rounds;
   s.looks = stats::look_schedule(s.min_rounds, s.max_rounds, kLooks);
@@ -128,14 +128,16 @@ BaselinePlan baseline_of(const RunPlan& rp, const RunOptions& o) {
   BaselinePlan b;
   b.tolerance = o.baseline_tolerance;
   const bool users = !rp.scenarios.empty() && users_commands(rp.scenarios.front());
-  if (o.baseline_path == "none")
+  using Kind = catalog::BaselineChoice::Kind;
+  const Kind kind = o.baseline ? o.baseline->kind : Kind::DefaultFile;
+  if (kind == Kind::None)
     b.why_none = "--baseline none";
   else if (!o.against_dir.empty())
     b.why_none = "--against compares builds, not a change";
-  else if (users && !o.baseline_given)
+  else if (users && !o.baseline)
     b.why_none = "ab: no --baseline given";
-  else if (!o.baseline_path.empty())
-    b.file = o.baseline_path, b.named = true;
+  else if (kind == Kind::File)
+    b.file = o.baseline->file, b.named = true;
   else
     b.file = o.catalog_dir.empty() ? catalog::bundled_baseline() : catalog_folder(o.catalog_dir) / "baseline.json";
   return b;

@@ -14,6 +14,7 @@
 
 #include "catalog/command_sampling.hpp"
 #include "catalog/manifest.hpp"
+#include "common/defaults.hpp"
 #include "plan/options.hpp"
 
 namespace perfgate::plan {
@@ -77,8 +78,8 @@ struct ScenarioPlan {
   json params = json::object();
   std::vector<catalog::Variant> variants;  // those that run at this profile; before, after first
   catalog::Policy policy = catalog::Policy::Improve;
-  int min_rounds = 8, max_rounds = 30, warmup = 1;
-  double max_time_s = 0, timeout_s = 600;
+  int min_rounds = defaults::kMinRounds, max_rounds = defaults::kMaxRounds, warmup = defaults::kWarmup;
+  double max_time_s = 0, timeout_s = defaults::kTimeoutS;
   std::vector<int> looks;
   // ab's budgeted design (stats::BudgetedLooks): a look is taken only while it fits this many
   // seconds, projected from the pace so far, at the spending boundary's level; 0: every
@@ -114,14 +115,14 @@ inline bool users_commands(const ScenarioPlan& s) { return s.commands() || (s.gb
 struct BaselinePlan {
   std::optional<std::filesystem::path> file;  // none: not compared
   bool named = false;                         // --baseline FILE: a missing file is exit 2
-  double tolerance = 0.05;
+  double tolerance = defaults::kBaselineTolerance;
   std::string why_none;
 };
 
 // --lock FILE: the run measures only while holding this machine's lock.
 struct LockPlan {
   std::filesystem::path file;
-  double timeout_s = 3600;
+  double timeout_s = defaults::kLockTimeoutS;
 };
 
 // What the results' run header records besides the plan's own figures: the command line, the
@@ -129,15 +130,18 @@ struct LockPlan {
 struct RunRecord {
   std::vector<std::string> argv;
   std::optional<std::string> catalog;  // a --catalog run's folder, absolute
-  // Sections for people, each its module's own JSON (null: none): --shard's part, --against's
-  // other build, `perfgate batch`'s plan, a bisect step.
-  json shard, against, batch, bisect;
+  // Sections for people (none: not that command): --shard's part, --against's other build,
+  // `perfgate batch`'s plan, a bisect step.
+  std::optional<model::Shard> shard;
+  std::optional<model::AgainstBuild> against;
+  std::optional<model::BatchRun> batch;
+  std::optional<model::BisectStep> bisect;
   std::optional<std::vector<std::string>> lie_args;  // `perfgate lies`
 };
 
 struct RunPlan {
   std::vector<ScenarioPlan> scenarios;
-  double alpha = 0.05, noise = 0.02;
+  double alpha = defaults::kAlpha, noise = defaults::kNoise;
   std::uint64_t seed = 1;
   int looks_per_scenario = 4;
   int gated_total = 0;  // gated comparisons in the whole run: the Holm family

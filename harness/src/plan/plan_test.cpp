@@ -136,7 +136,7 @@ TEST(NestedRun, KeepsWhatItDoesNotSay) {
   EXPECT_EQ(o.seed, 7u);
   EXPECT_TRUE(o.outputs.quiet);
   EXPECT_EQ(o.outputs.results_file(), "s.json");
-  EXPECT_EQ(o.baseline_path, "none");
+  EXPECT_TRUE(o.baseline && o.baseline->none());
   EXPECT_EQ(o.noise, 0.03);
   EXPECT_EQ(o.debug_samples, "script.json");
   const auto as_asked = nested_options(asked, {});

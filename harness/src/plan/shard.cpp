@@ -47,10 +47,7 @@ ShardSelection select_shard(const std::vector<catalog::Manifest>& catalog, std::
   out.names = shard_names(chosen, shard);
   out.all = shard_names(chosen, {1, 1});
   out.count = shard.count;
-  out.info = {{"index", shard.index},
-              {"count", shard.count},
-              {"scenarios", out.names},
-              {"of", static_cast<int>(out.all.size())}};
+  out.info = {shard.index, shard.count, static_cast<int>(out.all.size()), out.names};
   return out;
 }
 

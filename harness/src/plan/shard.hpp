@@ -4,10 +4,10 @@
 // selection give the same shards on every machine, and the counts differ by at most one.
 #pragma once
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "model/run_sections.hpp"
 #include "plan/plan.hpp"
 
 namespace perfgate::plan {
@@ -30,7 +30,7 @@ struct ShardSelection {
   std::vector<std::string> names;  // this shard's scenarios; empty for an empty shard
   std::vector<std::string> all;
   int count = 1;
-  nlohmann::json info;
+  model::Shard info;
 };
 
 // `chosen` empty: the whole catalog; `text` is --shard's "i/n". An unknown name is exit 2 in

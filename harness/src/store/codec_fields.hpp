@@ -71,8 +71,17 @@ std::vector<T> list_of(const json& j) {
   return out;
 }
 
-// run.shard and a merged scenario's shard (results_codec.cpp); null when there is none.
+// run.shard and a merged scenario's shard, run.against, run.batch, run.bisect and run.lock
+// (run_sections_codec.cpp); a reader's none: the key is missing or not an object.
 json to_json(const std::optional<model::Shard>& shard);
 std::optional<model::Shard> shard_from_json(const json& j);
+json to_json(const model::AgainstBuild& against);
+std::optional<model::AgainstBuild> against_from_json(const json& j);
+json to_json(const model::LockWait& lock);
+std::optional<model::LockWait> lock_from_json(const json& j);
+json to_json(const model::BatchRun& batch);
+std::optional<model::BatchRun> batch_from_json(const json& j);
+json to_json(const model::BisectStep& step);
+std::optional<model::BisectStep> bisect_step_from_json(const json& j);
 
 }  // namespace perfgate::store::codec

@@ -28,17 +28,15 @@ void require_same_plan(const MergeInput& in, const MergeInput& first) {
   if (run.shard && run.shard->of != ref.shard->of)
     refuse("run.shard.of", std::to_string(run.shard->of) + " planned scenarios, the first file's " +
                                std::to_string(ref.shard->of) + ": shards of different plans");
-  if (run.other.contains("against") != ref.other.contains("against"))
-    refuse("run.against", run.other.contains("against")
-                              ? "an --against run (this build against another), the first file is not"
-                              : "not an --against run, and the first file is one");
+  if (run.against.has_value() != ref.against.has_value())
+    refuse("run.against", run.against ? "an --against run (this build against another), the first file is not"
+                                      : "not an --against run, and the first file is one");
   // Shards of one PR gate compare against one base build: a shard measured against another
   // commit is a different comparison, whatever its figures.
   auto against_commit = [](const model::RunHeader& h) {
-    const auto& a = h.other.value("against", nlohmann::json::object());
-    return a.is_object() ? a.value("/git/commit"_json_pointer, std::string()) : std::string();
+    return h.against ? h.against->commit.value_or("") : std::string();
   };
-  if (run.other.contains("against") && against_commit(run) != against_commit(ref))
+  if (run.against && against_commit(run) != against_commit(ref))
     refuse("run.against.git.commit", "\"" + against_commit(run) + "\" differs from the first file's \"" +
                                          against_commit(ref) + "\": shards compared against different base builds");
 }

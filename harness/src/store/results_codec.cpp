@@ -11,17 +11,6 @@ using json = nlohmann::json;
 
 using namespace codec;
 
-json codec::to_json(const std::optional<model::Shard>& s) {
-  if (!s) return nullptr;
-  return {{"index", s->index}, {"count", s->count}, {"scenarios", s->scenarios}, {"of", s->of}};
-}
-
-std::optional<model::Shard> codec::shard_from_json(const json& j) {
-  if (!j.is_object()) return std::nullopt;
-  return model::Shard{j.value("index", 0), j.value("count", 0), j.value("of", 0),
-                      list_of<std::string>(j.value("scenarios", json::array()))};
-}
-
 json to_json(const run::Sample& s) {
   json metrics = json::object();
   for (const auto& [name, m] : s.metrics) {
@@ -312,6 +301,10 @@ json to_json(const model::ResultsDoc& d) {
   if (d.run.started_unix) run["started_unix"] = *d.run.started_unix;
   if (d.run.finished_unix) run["finished_unix"] = *d.run.finished_unix;
   if (d.run.lies) run["lies"] = *d.run.lies;
+  if (d.run.against) run["against"] = to_json(*d.run.against);
+  if (d.run.batch) run["batch"] = to_json(*d.run.batch);
+  if (d.run.bisect) run["bisect"] = to_json(*d.run.bisect);
+  if (d.run.lock) run["lock"] = to_json(*d.run.lock);
   json scenarios = json::array();
   for (const auto& s : d.scenarios) scenarios.push_back(to_json(s));
   return {{"schema_version", kSchemaVersion},
@@ -369,9 +362,18 @@ model::ResultsDoc results_from_json(const json& j) {
   d.run.started_unix = optional_number("started_unix");
   d.run.finished_unix = optional_number("finished_unix");
   if (run.contains("lies") && run["lies"].is_array()) d.run.lies = list_of<std::string>(run["lies"]);
+  d.run.against = against_from_json(run.value("against", json(nullptr)));
+  d.run.batch = batch_from_json(run.value("batch", json(nullptr)));
+  d.run.bisect = bisect_step_from_json(run.value("bisect", json(nullptr)));
+  d.run.lock = lock_from_json(run.value("lock", json(nullptr)));
   d.run.other = without(run, {"id", "profile", "started_at", "finished_at", "stop_reason", "command_line", "shard",
                               "merged_from", "branch", "options", "baseline", "lies", "reproduce", "perfgate_version",
                               "perfgate", "catalog", "seed", "started_unix", "finished_unix"});
+  for (const auto& [key, typed] : {std::pair{"against", d.run.against.has_value()},
+                                   {"batch", d.run.batch.has_value()},
+                                   {"bisect", d.run.bisect.has_value()},
+                                   {"lock", d.run.lock.has_value()}})
+    if (typed) d.run.other.erase(key);
   d.run.other["git"] = without(git, {"commit", "dirty"});
   if (d.run.git_source) d.run.other["git"].erase("source");
   d.host = host_from_json(j.value("host", json::object()));

@@ -113,7 +113,7 @@ BaselineUpdate update_baseline(const std::vector<std::string>& results_files, co
     docs.push_back(store::read_results(path));
     store::require_complete(docs.back(), path);
     store::require_measured(docs.back(), path);
-    if (docs.back().run.other.contains("against"))
+    if (docs.back().run.against)
       throw UsageError(path + ": an --against run compares two builds; its ratios are not a baseline");
   }
   BaselineUpdate u;

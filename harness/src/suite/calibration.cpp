@@ -10,6 +10,7 @@
 
 #include "catalog/catalog.hpp"
 #include "catalog/counting_measures.hpp"
+#include "common/defaults.hpp"
 #include "common/errors.hpp"
 #include "common/files.hpp"
 #include "export/calibration_text.hpp"
@@ -43,18 +44,18 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
     return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
                                     "--self-time", self.string()};
   };
-  plan::RunOptions ab = plan::nested_options(
-      o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
-             .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string()});
+  plan::RunOptions ab =
+      plan::nested_options(o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
+                                  .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string(),
+                                  .argv = {"perfgate", "calibrate"}});
   ab.duet = duet;
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
   // makes every further round cost ~50x.
-  if (counted) ab.max_rounds = ab.min_rounds ? *ab.min_rounds : 8;
+  if (counted) ab.max_rounds = ab.min_rounds.value_or(defaults::kMinRounds);
   // ab's own default is a 50 s time-budgeted design per pair; calibrate wants many short pairs
   // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
-  if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = 30;
+  if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = defaults::kMaxRounds;
   if (counted) ab.measures = {"instructions"};
-  ab.argv = {"perfgate", "calibrate"};
   const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
   const auto start = std::chrono::steady_clock::now();
   // Calibrate prints one table at the end: what a pair would always show only explains its failure.

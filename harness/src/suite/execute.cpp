@@ -52,21 +52,19 @@ std::unique_ptr<RunLock> take_lock(const plan::RunPlan& rp, model::RunHeader& ru
   if (!rp.lock) return nullptr;
   std::string what;
   for (const auto& sp : rp.scenarios) what += (what.empty() ? "" : " ") + sp.manifest.name + "/" + sp.profile;
-  const bool batch = !rp.record.batch.is_null();
-  const std::string holder = batch
-                                 ? "perfgate batch " + rp.record.batch.value("plan", std::string()) + " [" + what + "]"
-                                 : "perfgate run [" + what + "]";
+  const bool batch = run.batch.has_value();
+  const std::string holder =
+      batch ? "perfgate batch " + run.batch->plan + " [" + what + "]" : "perfgate run [" + what + "]";
   auto held = std::make_unique<RunLock>(rp.lock->file, rp.lock->timeout_s, holder,
                                         [&sink](const std::string& line) { sink.note(line, true); });
-  const json lock = {{"file", std::filesystem::absolute(rp.lock->file).string()},
-                     {"waited_s", held->waited_s()},
-                     {"waited_for", held->waited_for()},
-                     {"acquired_unix", held->acquired_unix()}};
+  const model::LockWait lock{std::filesystem::absolute(rp.lock->file).string(), held->waited_s(), held->acquired_unix(),
+                             held->waited_for()};
   if (batch) {
-    run.other["batch"]["lock"] = lock;
-    run.other["batch"]["load_before"] = measure::load_average();
+    const auto load = measure::load_average();
+    run.batch->lock = lock;
+    run.batch->load_before = std::vector<double>(load.begin(), load.end());
   } else {
-    run.other["lock"] = lock;
+    run.lock = lock;
   }
   return held;
 }

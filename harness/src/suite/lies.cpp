@@ -31,13 +31,14 @@ Ran run_pair(const std::vector<catalog::Manifest>& catalog, const std::string& s
   asked.profile = lo.profile;
   asked.seed = lo.seed;
   asked.cpus = lo.cpus;
-  plan::RunOptions o = plan::nested_options(asked, {.rounds = lo.rounds, .warmup = 0});
   // Only equivalence (and exact counts) decide a lie; a performance verdict at two rounds is
   // neither possible nor wanted, so no `improve` policy asks for one.
-  o.policy = catalog::Policy::NoRegress;
-  o.parity_measures = false;
-  o.lie_args = lie_args;
-  o.argv = argv;
+  const plan::RunOptions o = plan::nested_options(asked, {.rounds = lo.rounds,
+                                                          .warmup = 0,
+                                                          .policy = catalog::Policy::NoRegress,
+                                                          .argv = argv,
+                                                          .lie_args = lie_args,
+                                                          .parity_measures = false});
   const plan::RunPlan rp = plan::plan_run(catalog, {scenario}, o);
   RunOutcome out = execute_plan(rp, status, pg);
   if (out.interrupted) throw Interrupted();

@@ -66,11 +66,10 @@ model::RunHeader run_header(const plan::RunPlan& rp) {
   const GitState git = git_state(source);
   model::RunHeader run;
   run.other = json::object();
-  for (const auto& [key, section] : {std::pair<const char*, const json*>{"shard", &rp.record.shard},
-                                     {"against", &rp.record.against},
-                                     {"batch", &rp.record.batch},
-                                     {"bisect", &rp.record.bisect}})
-    if (!section->is_null()) run.other[key] = *section;
+  run.shard = rp.record.shard;
+  run.against = rp.record.against;
+  run.batch = rp.record.batch;
+  run.bisect = rp.record.bisect;
   run.id = now_iso8601() + "-" + std::to_string(::getpid());
   run.started_at = now_iso8601();
   run.command_line = rp.record.argv;
