@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/defaults.hpp"
 #include "parity/parity_run.hpp"
 
 namespace perfgate::parity {
