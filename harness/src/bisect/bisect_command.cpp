@@ -4,10 +4,12 @@
 
 #include "bisect/report_text.hpp"
 #include "bisect/worktrees.hpp"
+#include "common/command_opening.hpp"
 #include "common/errors.hpp"
 #include "common/interrupt.hpp"
 #include "common/shell_words.hpp"
 #include "export/exports.hpp"
+#include "plan/shell.hpp"
 #include "suite/progress.hpp"
 
 namespace perfgate::bisect {
@@ -29,14 +31,25 @@ void check_request(BisectOptions& o) {
     throw UsageError("--layouts times a command in each layout's worktree; it does not take --scenario yet");
 }
 
-void clean_cache(const BisectOptions& o) {
-  const Worktrees trees = worktrees_of(o);
-  trees.clean();
-  std::cout << "removed " << trees.cache().string() << "\n";
-}
-
-void run_bisect_command(const BisectOptions& o, const CommandOpening& opening, const std::string& repo,
-                        const std::string& cache) {
+void run_bisect_command(BisectCommand& c, const std::vector<std::string>& argv) {
+  BisectOptions& o = c.options;
+  o.repo = c.source.repo;
+  o.build = c.source.build;
+  // Absolute: git makes the worktrees from the repository, the builds run from here.
+  o.cache = c.source.cache.empty() ? std::filesystem::path() : std::filesystem::absolute(c.source.cache);
+  o.step.layouts = c.source.layouts;
+  if (c.clean) {
+    const Worktrees trees = worktrees_of(o);
+    trees.clean();
+    std::cout << "removed " << trees.cache().string() << "\n";
+    return;
+  }
+  check_request(o);
+  o.step.shell = plan::Shell::from_flag(c.shell);
+  o.step.argv = argv;
+  if (!c.script.empty()) o.step.script = std::filesystem::absolute(c.script);
+  const CommandOpening opening(
+      {.out_dir = c.out_dir, .json_path = c.json_path, .json_name = "bisect.json", .argv = argv});
   install_interrupt_handlers();
   suite::Progress progress(false);
   if (opening.holds_folder())
@@ -54,8 +67,8 @@ void run_bisect_command(const BisectOptions& o, const CommandOpening& opening, c
   // what removes them.
   const Worktrees trees = worktrees_of(o);
   std::string clean_line = "perfgate bisect --clean";
-  if (repo != ".") clean_line += " --repo " + shell_quote(repo);
-  if (!cache.empty()) clean_line += " --cache " + shell_quote(cache);
+  if (c.source.repo != ".") clean_line += " --repo " + shell_quote(c.source.repo);
+  if (!c.source.cache.empty()) clean_line += " --cache " + shell_quote(c.source.cache);
   std::cout << "perfgate: worktrees and builds of " << trees.kept() << " commit(s) are kept in "
             << trees.cache().string() << " for the next run; `" << clean_line << "` removes them\n";
 }

@@ -13,7 +13,7 @@
 namespace perfgate::bisect {
 namespace {
 
-std::filesystem::path cache_dir(const BuildSource& s) {
+std::filesystem::path cache_dir(const plan::BuildSource& s) {
   return s.cache.empty() ? "" : std::filesystem::absolute(s.cache);
 }
 
@@ -25,7 +25,7 @@ void place_tree(std::vector<std::string>& argv, const std::string& tree) {
 
 }  // namespace
 
-void use_revisions(const BuildSource& s, const std::string& before_rev, const std::string& after_rev,
+void use_revisions(const plan::BuildSource& s, const std::string& before_rev, const std::string& after_rev,
                    plan::AbPair& pair) {
   suite::Progress progress(false);
   const auto sink = progress.sink();
@@ -65,6 +65,23 @@ int calibrate_layouts(const LayoutCalibration& c, const CommandOpening& opening)
   exports::write_exports({exports::json_export("the layout calibration", opening.json_file(),
                                                {{"layout_spread", store::to_json(spread)}})},
                          kExitOk);
+  return kExitOk;
+}
+
+int run_calibrate_command(CalibrateCommand& c, const std::vector<std::string>& argv) {
+  const bool layouts = c.layouts.source.layouts > 0;
+  const CommandOpening opening({.out_dir = c.out_dir,
+                                .json_path = c.json_path,
+                                .json_name = layouts ? "calibration-layouts.json" : "calibration.json",
+                                .argv = argv,
+                                .writes_folder_with_json = layouts});
+  if (layouts) {
+    c.layouts.metric = c.programs.metric;
+    return calibrate_layouts(c.layouts, opening);
+  }
+  if (!c.layouts.command.empty() || !c.layouts.source.build.empty())
+    throw UsageError("a command and --build go with --layouts K (calibrate --layouts 8 --build make -- ./prog)");
+  suite::calibrate(c.programs, opening.json_file());
   return kExitOk;
 }
 

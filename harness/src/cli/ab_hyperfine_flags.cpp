@@ -1,10 +1,8 @@
-#include "cli/ab_hyperfine_flags.hpp"
-
-#include <filesystem>
-
-#include "catalog/command_sampling.hpp"
-#include "common/errors.hpp"
-#include "plan/ab_parameters.hpp"
+// The options of `perfgate ab` that hyperfine users bring, with the names and meanings of
+// hyperfine's current release (1.20; docs/hyperfine.md maps every one), resolved into the pairs
+// of the family (plan/hyperfine_pairs.hpp) and each command's own options. `ab`'s own flags
+// (cmd_ab.cpp) sit beside these, not in them.
+#include "cli/commands.hpp"
 
 namespace perfgate::cli {
 

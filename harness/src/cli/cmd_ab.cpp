@@ -1,12 +1,11 @@
 #include <algorithm>
 
 #include "bisect/revision_runs.hpp"
-#include "cli/ab_hyperfine_flags.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "common/errors.hpp"
 #include "layouts/layout_report.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/ab_request.hpp"
 #include "plan/shell.hpp"
 #include "run/child.hpp"
 #include "run/gbench_sample.hpp"
@@ -15,22 +14,6 @@
 
 namespace perfgate::cli {
 
-namespace {
-
-// `ab`'s own flags, beside hyperfine's (cli/ab_hyperfine_flags.hpp).
-struct AbFlags {
-  std::string before, after, name = "ab", metric = "auto";
-  std::string shell;  // empty or "none": split into words; else the shell's command line
-  bool no_shell = false;
-  bool allocs = false;
-  int layout_rounds = 3;  // with --layouts K: a verdict over K builds of each side
-  // --rev-before/--rev-after: two revisions of --repo, each built with --build in its worktree.
-  std::string rev_before, rev_after;
-  bisect::BuildSource source;
-};
-
-}  // namespace
-
 void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   auto* cmd = app.add_subcommand(
       "ab",
@@ -38,7 +21,7 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
       "perfgate ab --before CMD --after CMD, or perfgate ab CMD1 CMD2 ... as hyperfine takes them. They run in\n"
       "this folder; the digest is a hash of stdout; the metrics are what perfgate measures outside the process.");
   auto o = std::make_shared<plan::RunOptions>();
-  auto f = std::make_shared<AbFlags>();
+  auto f = std::make_shared<plan::AbRequest>();
   auto hf = std::make_shared<plan::HyperfineCommands>();
   flags::sides(cmd, f->before, f->after);
   flags::name(cmd, f->name);
@@ -52,8 +35,16 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->add_flag("--duet", o->duet,
                 "Run BEFORE and AFTER of each round at the same time on two CPUs, swapping them every round "
                 "(single-threaded work only; see `perfgate calibrate` for whether it wins here)");
-  cmd->add_flag("--allocs", f->allocs, "Count heap allocations: the same as --measure allocs");
   flags::measure(cmd, o->measures);
+  // After --measure: CLI11 runs options' callbacks in the order they are added, and --measure's
+  // would replace the list.
+  cmd->add_flag_callback(
+      "--allocs",
+      [o] {
+        if (std::find(o->measures.begin(), o->measures.end(), "allocs") == o->measures.end())
+          o->measures.push_back("allocs");
+      },
+      "Count heap allocations: the same as --measure allocs");
   cmd->add_option("--mask", o->masks,
                   "A regular expression (ECMAScript) whose matches in stdout and the $PERFGATE_OUTPUT file are\n"
                   "masked before digesting: timings, pids, temporary paths, dates. Repeatable; the results say\n"
@@ -67,50 +58,27 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
       "the same work, anything else fails the equivalence gate (exit 3)");
   add_run_flags(cmd, *o);
   add_hyperfine_flags(cmd, *hf, *o);
-  flags::layouts(cmd, f->source.layouts, f->layout_rounds);
+  flags::builds(cmd, f->source, f->layout_rounds);
   cmd->add_option("--rev-before", f->rev_before,
                   "REV: compare two revisions of --repo instead of two commands: each is checked out in a worktree\n"
                   "and built there with --build; the command (one for both, or --before/--after) runs in each\n"
                   "worktree ({rev_dir} expands to it). \".\" is the work tree with its uncommitted changes to tracked\n"
                   "files (a commit of them by `git stash create`; untracked files are left out)");
   cmd->add_option("--rev-after", f->rev_after, "REV: the revision compared with --rev-before (default: \".\")");
-  flags::build_command(cmd, f->source.build);
-  flags::repo(cmd, f->source.repo);
-  flags::build_cache(cmd, f->source.cache);
   flags::debug_samples(cmd, o->debug_samples);
+  o->argv = argv;
   cmd->callback([=] {
-    const auto shell = plan::Shell::from_flag(f->shell);
-    if (f->no_shell && !shell.none()) throw UsageError("-N and --shell: choose one");
-    if (f->allocs && std::find(o->measures.begin(), o->measures.end(), "allocs") == o->measures.end())
-      o->measures.push_back("allocs");
-    o->argv = argv;
-    const bool revisions = !f->rev_before.empty();
-    if (revisions) {
-      if (f->source.build.empty()) throw UsageError("--rev-before needs --build CMD (e.g. --build make)");
-      if (f->rev_after.empty()) f->rev_after = ".";
-      if (f->before.empty() && f->after.empty() && hf->commands.size() == 1) {
-        f->before = f->after = hf->commands.front();  // one command, run in both revisions
-        hf->commands.clear();
-      }
-    } else if (!f->rev_after.empty() || !f->source.build.empty()) {
-      throw UsageError("--rev-after and --build compare two revisions: give --rev-before REV too");
-    }
-    auto pairs = plan::hyperfine_pairs(*hf, f->before, f->after, f->name,
-                                       [&](const std::string& c) { return shell.command(c); });
-    if (revisions) {
-      if (pairs.size() != 1) throw UsageError("--rev-before compares one command in two revisions, not several");
-      bisect::use_revisions(f->source, f->rev_before, f->rev_after, pairs.front());
-    }
-    for (const auto& p : pairs)
-      if (!revisions) run::refuse_gbench_binaries(p.before_argv, p.after_argv, !shell.none(), plan::ab_workdir(*o));
-    if (f->source.layouts > 0) {
-      if (pairs.size() != 1)
-        throw UsageError("--layouts compares one pair: give --before and --after (or two commands), not " +
-                         std::to_string(pairs.size()) + " pairs");
+    auto pairs = plan::resolve_ab(*f, *hf);
+    if (f->revisions())
+      bisect::use_revisions(f->source, f->rev_before, f->after_revision(), pairs.front());
+    else
+      for (const auto& p : pairs)
+        run::refuse_gbench_binaries(p.before_argv, p.after_argv, !plan::Shell::from_flag(f->shell).none(),
+                                    plan::ab_workdir(*o));
+    if (f->source.layouts > 0)
       set_exit_code(layouts::run_over_layouts(pairs.front(), f->source.layouts, f->layout_rounds, f->metric, *o, argv));
-      return;
-    }
-    set_exit_code(suite::run_and_show(plan::plan_ab_family(pairs, f->metric, *o)).exit_code);
+    else
+      set_exit_code(suite::run_and_show(plan::plan_ab_family(pairs, f->metric, *o)).exit_code);
   });
 }
 

@@ -6,7 +6,6 @@
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "common/errors.hpp"
 #include "plan/batch_file.hpp"
 #include "suite/pipeline.hpp"
 

@@ -4,8 +4,6 @@
 #include "bisect/bisect_command.hpp"
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "common/command_opening.hpp"
-#include "plan/shell.hpp"
 
 namespace perfgate::cli {
 
@@ -18,52 +16,30 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv) {
       "The command runs in each commit's worktree ({rev_dir} expands to it). Worktrees, builds and finished\n"
       "steps are kept in --cache (run it again to resume; --clean removes them); bisect.json goes to --out,\n"
       "which git status is told to ignore (.git/info/exclude) when it lies in the repository.");
-  auto o = std::make_shared<bisect::BisectOptions>();
-  auto repo = std::make_shared<std::string>(".");
-  auto cache = std::make_shared<std::string>();
-  auto out_dir = std::make_shared<std::string>(defaults::kOutDir);
-  auto json_path = std::make_shared<std::string>();
-  auto clean = std::make_shared<bool>(false);
-  auto script = std::make_shared<std::string>();
-  cmd->add_option("--good", o->good, "A revision that is not slower (the reference every step is compared with)");
-  cmd->add_option("--bad", o->bad, "A revision that is slower (default: HEAD, as git bisect's)");
-  flags::repo(cmd, *repo);
-  flags::build_command(cmd, o->build);
-  flags::scenario(cmd, o->step.scenario);
-  flags::catalog(cmd, o->step.catalog);
-  auto shell = std::make_shared<std::string>();
-  flags::shell(cmd, *shell);
-  flags::gated_metric(cmd, o->step.metric);
-  flags::noise(cmd, o->step.band);
-  flags::alpha(cmd, o->alpha);
-  cmd->add_option("--step-budget", o->step.budget_s,
+  auto c = std::make_shared<bisect::BisectCommand>();
+  auto& o = c->options;
+  cmd->add_option("--good", o.good, "A revision that is not slower (the reference every step is compared with)");
+  cmd->add_option("--bad", o.bad, "A revision that is slower (default: HEAD, as git bisect's)");
+  flags::builds(cmd, c->source, o.step.layout_rounds);
+  flags::scenario(cmd, o.step.scenario);
+  flags::catalog(cmd, o.step.catalog);
+  flags::shell(cmd, c->shell);
+  flags::gated_metric(cmd, o.step.metric);
+  flags::noise(cmd, o.step.band);
+  flags::alpha(cmd, o.alpha);
+  cmd->add_option("--step-budget", o.step.budget_s,
                   "Seconds one step may spend adding rounds before it says cannot tell")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  flags::layouts(cmd, o->step.layouts, o->step.layout_rounds);
-  flags::build_cache(cmd, *cache);
-  cmd->add_flag("--clean", *clean, "Remove the cache's worktrees and steps, then exit");
-  flags::out_dir(cmd, *out_dir);
-  flags::json_file(cmd, *json_path);
-  flags::seed(cmd, o->step.options.seed);
-  flags::cpus(cmd, o->step.options.cpus);
-  flags::timeout(cmd, o->step.options.timeout_s);
-  flags::debug_samples(cmd, *script);
-  auto* command = cmd->add_option("command", o->step.command, "The command (after --)");
-  command->expected(-1);
-  cmd->callback([=] {
-    o->repo = *repo;
-    // Absolute: git makes the worktrees from the repository, the builds run from here.
-    o->cache = cache->empty() ? std::filesystem::path() : std::filesystem::absolute(*cache);
-    if (*clean) return bisect::clean_cache(*o);
-    bisect::check_request(*o);
-    o->step.shell = plan::Shell::from_flag(*shell);
-    o->step.argv = argv;
-    if (!script->empty()) o->step.script = std::filesystem::absolute(*script);
-    const CommandOpening opening(
-        {.out_dir = *out_dir, .json_path = *json_path, .json_name = "bisect.json", .argv = argv});
-    bisect::run_bisect_command(*o, opening, *repo, *cache);
-  });
+  cmd->add_flag("--clean", c->clean, "Remove the cache's worktrees and steps, then exit");
+  flags::out_dir(cmd, c->out_dir);
+  flags::json_file(cmd, c->json_path);
+  flags::seed(cmd, o.step.options.seed);
+  flags::cpus(cmd, o.step.options.cpus);
+  flags::timeout(cmd, o.step.options.timeout_s);
+  flags::debug_samples(cmd, c->script);
+  cmd->add_option("command", o.step.command, "The command (after --)")->expected(-1);
+  cmd->callback([c, argv] { bisect::run_bisect_command(*c, argv); });
 }
 
 }  // namespace perfgate::cli

@@ -1,6 +1,5 @@
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
-#include "common/errors.hpp"
 #include "plan/gbench_plan.hpp"
 #include "suite/benchmark_lister.hpp"
 #include "suite/pipeline.hpp"

@@ -23,31 +23,24 @@ void add_history_command(CLI::App& app) {
   flags::history_db(add, *db);
   add->callback([=] { history::add_to_history(std::cout, *files, *db); });
 
-  auto scenario = std::make_shared<std::string>(), metric = std::make_shared<std::string>();
-  auto profile = std::make_shared<std::string>(), variant = std::make_shared<std::string>("after");
-  auto median = std::make_shared<bool>(false);
-  auto steps = std::make_shared<history::StepSettings>();
+  auto q = std::make_shared<history::HistoryQuery>();
   auto json_out = std::make_shared<std::string>();
-  auto host_class = std::make_shared<std::optional<std::string>>();
   auto* show = cmd->add_subcommand(
       "show",
       "Print a scenario's series and flag its change points (penalised step fit, docs/history.md); --profile "
       "defaults to the only one recorded, else quick");
-  show->add_option("scenario", *scenario, "Scenario name")->required();
-  show->add_option("metric", *metric, "Metric (default: the scenario's gated metric)");
-  flags::history_db(show, *db);
-  flags::profile(show, *profile);
-  show->add_option("--variant", *variant, "Variant whose ratio (or median) to show (default after)");
-  show->add_flag("--median", *median, "The variant's median instead of its ratio to its baseline");
-  flags::step_fit(show, steps->fit, steps->min_step_pct);
+  show->add_option("scenario", q->scenario, "Scenario name")->required();
+  show->add_option("metric", q->metric, "Metric (default: the scenario's gated metric)");
+  flags::history_db(show, q->db);
+  flags::profile(show, q->profile);
+  show->add_option("--variant", q->variant, "Variant whose ratio (or median) to show (default after)");
+  show->add_flag("--median", q->median, "The variant's median instead of its ratio to its baseline");
+  flags::step_fit(show, q->steps);
   flags::json_file(show, *json_out);  // the series and its change points, for plots
-  show->add_option_function<std::string>(
-      "--host-class", [host_class](const std::string& c) { *host_class = c; },
-      "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
-  show->callback([=] {
-    history::HistoryQuery q{*db,        *scenario,           *metric,    *profile, *variant, *median,
-                            steps->fit, steps->min_step_pct, *host_class};
-    const auto doc = history::show_history(std::cout, q);
+  show->add_option("--host-class", q->host_class,
+                   "Only the runs of this host class ('CPU model xCORES', as history publish splits series)");
+  show->callback([q, json_out] {
+    const auto doc = history::show_history(std::cout, *q);
     if (json_out->empty()) return;
     auto file = exports::json_export("--json", *json_out, doc, 1);
     file.required = true;  // what --json asked for is the command's product: unwritten, exit 4 as before
@@ -63,7 +56,7 @@ void add_history_command(CLI::App& app) {
   publish->get_option("--out")->required();
   flags::history_db(publish, site->db);
   flags::baseline_choice(publish, site->baseline);  // whose accepted band each series shows
-  flags::step_fit(publish, site->steps.fit, site->steps.min_step_pct);
+  flags::step_fit(publish, site->steps);
   publish
       ->add_option("--bisect-build", site->bisect_build, "The build command in the regressions' perfgate bisect lines")
       ->capture_default_str();

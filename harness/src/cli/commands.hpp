@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/hyperfine_pairs.hpp"
 #include "plan/options.hpp"
 
 namespace perfgate::cli {
@@ -28,6 +29,10 @@ void add_bisect_command(CLI::App& app, const std::vector<std::string>& argv);
 // The flag groups every command that runs a plan (run, ab, gbench, batch) takes: rounds,
 // timeout, policy, noise, alpha, seed, CPUs, outputs and the baseline (cli/flag_groups.hpp).
 void add_run_flags(CLI::App* cmd, plan::RunOptions& options);
+
+// `ab`'s options that hyperfine users bring (ab_hyperfine_flags.cpp): the commands into
+// `commands`, --runs, -m, -M, --time-unit and the exports into `options`.
+void add_hyperfine_flags(CLI::App* cmd, plan::HyperfineCommands& commands, plan::RunOptions& options);
 
 // Readable forms of CLI11's parse errors: the arguments no option took, in the order typed, with
 // the command's --help to read; an option given more often than it takes ("--after: given 2

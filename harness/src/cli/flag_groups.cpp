@@ -1,12 +1,9 @@
 #include "cli/flag_groups.hpp"
 
-#include <map>
 #include <sstream>
 
 #include "catalog/counting_measures.hpp"
-#include "common/errors.hpp"
 #include "perfgate/enum_names.hpp"
-#include "run/output_mask.hpp"
 
 namespace perfgate::cli::flags {
 
@@ -101,33 +98,24 @@ void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed) {
                          "Seed of the round order and the bootstrap (default: random, recorded in the results)"));
 }
 
-void build_command(CLI::App* cmd, std::string& command) {
+void builds(CLI::App* cmd, plan::BuildSource& source, int& layout_rounds) {
   shared(
-      cmd->add_option("--build", command,
+      cmd->add_option("--build", source.build,
                       "CMD: the build command, run with sh -c in each worktree it builds (a commit's, a revision's,\n"
                       "a layout's; e.g. make)"));
-}
-
-void repo(CLI::App* cmd, std::string& dir) {
-  shared(cmd->add_option("--repo", dir, "DIR: the git repository (default: the current folder)"));
-}
-
-void build_cache(CLI::App* cmd, std::string& dir) {
-  shared(cmd->add_option("--cache", dir,
+  shared(cmd->add_option("--repo", source.repo, "DIR: the git repository (default: the current folder)"));
+  shared(cmd->add_option("--cache", source.cache,
                          "DIR: where worktrees and builds are kept, one per commit (and per layout seed with\n"
                          "--layouts), reused while the commit and build command are the same; bisect keeps its\n"
                          "finished steps there too (default ~/.cache/perfgate/bisect/REPO-HASH; bisect --clean\n"
                          "removes it)"));
-}
-
-void layouts(CLI::App* cmd, int& layouts, int& rounds) {
-  shared(cmd->add_option("--layouts", layouts,
+  shared(cmd->add_option("--layouts", source.layouts,
                          "K: layouts (docs/layout.md): each side built K ways (PERFGATE_LAYOUT_SEED=1..K, CC and CXX\n"
                          "through perfgate-layout-cc), or ab's commands naming layout K's build with {layout}; ab and\n"
                          "bisect decide over the K layout pairs, calibrate measures how far layout alone moves the\n"
                          "program")
              ->check(CLI::Range(2, 64)));
-  shared(cmd->add_option("--layout-rounds", rounds, "N: paired rounds of each layout with --layouts")
+  shared(cmd->add_option("--layout-rounds", layout_rounds, "N: paired rounds of each layout with --layouts")
              ->check(CLI::Range(2, 1000))
              ->capture_default_str());
 }
@@ -158,17 +146,14 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
   shared(cmd->add_option("--export-gbench", o.outputs.gbench,
                          "FILE: also write the samples in Google Benchmark's JSON format here (for its compare.py)"));
   shared(cmd->add_flag("-q,--quiet", o.outputs.quiet, "No progress line, and no table when every gate passed"));
-  // The words only: a transformer would also take the enum's numbers, and "0" would read as
-  // "exit 0" but mean fail.
-  const std::map<std::string, plan::CannotTellExit> exits = {
-      {"fail", plan::CannotTellExit::Fail}, {"warn", plan::CannotTellExit::Warn}, {"pass", plan::CannotTellExit::Pass}};
   shared(cmd->add_option_function<std::string>(
-                "--cannot-tell", [&o, exits](const std::string& word) { o.outputs.cannot_tell = exits.at(word); },
+                "--cannot-tell",
+                [&o](const std::string& word) { o.outputs.cannot_tell = *from_name<plan::CannotTellExit>(word); },
                 "fail|warn|pass: when a gated comparison cannot tell (too few rounds, or time ran out before its "
                 "interval left the band's edge): exit 5 (fail, default), exit 0 with a warning, or exit 0; "
                 "PERFGATE_CANNOT_TELL sets it for a whole CI job")
              ->envname("PERFGATE_CANNOT_TELL")
-             ->check(CLI::IsMember({"fail", "warn", "pass"}, CLI::ignore_case)));
+             ->check(CLI::IsMember(all_names<plan::CannotTellExit>(), CLI::ignore_case)));
 }
 
 const char* const kBaselineHelp =
@@ -271,12 +256,12 @@ void history_db(CLI::App* cmd, std::string& db) {
                          "$PERFGATE_HISTORY_DB or .perfgate/history.sqlite)"));
 }
 
-void step_fit(CLI::App* cmd, stats::StepFitOptions& fit, double& min_step_pct) {
-  shared(cmd->add_option("--penalty", fit.penalty, "Penalty multiplier: beta = PENALTY · σ² · ln n (default 2)")
+void step_fit(CLI::App* cmd, history::StepSettings& steps) {
+  shared(cmd->add_option("--penalty", steps.fit.penalty, "Penalty multiplier: beta = PENALTY · σ² · ln n (default 2)")
              ->check(CLI::PositiveNumber));
-  shared(cmd->add_option("--min-segment", fit.min_segment, "Fewest runs between change points (default 2)")
+  shared(cmd->add_option("--min-segment", steps.fit.min_segment, "Fewest runs between change points (default 2)")
              ->check(CLI::Range(1, 100000)));
-  shared(cmd->add_option("--min-step", min_step_pct, "Smallest step reported, percent (default 5)")
+  shared(cmd->add_option("--min-step", steps.min_step_pct, "Smallest step reported, percent (default 5)")
              ->check(CLI::Range(0.0, 1000.0)));
 }
 

@@ -11,8 +11,9 @@
 #include <vector>
 
 #include "common/defaults.hpp"
+#include "history/history_series.hpp"
+#include "plan/build_source.hpp"
 #include "plan/options.hpp"
-#include "stats/change_points.hpp"
 
 namespace perfgate::cli::flags {
 
@@ -30,10 +31,8 @@ void alpha(CLI::App* cmd, double& alpha);                         // --alpha
 void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed);     // --seed
 void cpus(CLI::App* cmd, std::optional<std::vector<int>>& cpus);  // --cpus LIST
 // Builds from the user's repository (bisect; ab and calibrate with revisions or layouts):
-void build_command(CLI::App* cmd, std::string& command);  // --build CMD
-void repo(CLI::App* cmd, std::string& dir);               // --repo DIR
-void build_cache(CLI::App* cmd, std::string& dir);        // --cache DIR
-void layouts(CLI::App* cmd, int& layouts, int& rounds);   // --layouts K, --layout-rounds N
+// --build CMD, --repo DIR, --cache DIR, --layouts K, --layout-rounds N.
+void builds(CLI::App* cmd, plan::BuildSource& source, int& layout_rounds);
 // --out DIR, the folder the command writes its documents into; `dir` holds the default (with
 // `short_o`, also -o).
 void out_dir(CLI::App* cmd, std::string& dir, bool short_o = false);
@@ -63,7 +62,7 @@ void scenarios(CLI::App* cmd, std::vector<std::string>& names);  // --scenario N
 void history_db(CLI::App* cmd, std::string& db);                 // --db
 // --penalty, --min-segment, --min-step: how a history series is cut into steps (history show,
 // history publish).
-void step_fit(CLI::App* cmd, stats::StepFitOptions& fit, double& min_step_pct);
+void step_fit(CLI::App* cmd, history::StepSettings& steps);
 void dry_run(CLI::App* cmd, bool& dry);  // --dry-run
 // --debug-samples FILE (hidden from --help, like hyperfine's --debug-mode): samples from a
 // script instead of programs, for tests of the deciding logic; recorded in the results, which

@@ -101,8 +101,8 @@ nlohmann::json show_history(std::ostream& out, const HistoryQuery& query) {
       throw UsageError("no run of host class '" + *q.host_class + "' in the series of " + q.scenario + " " + met +
                        " (its host classes: " + class_list + ")");
   }
-  q.fit.min_step = q.min_step_pct / 100.0;
-  auto steps = fit_series(points, {q.fit, q.min_step_pct});
+  const stats::StepFitOptions& fit = q.steps.fit;
+  auto steps = fit_series(points, q.steps);
   std::map<std::size_t, const stats::ChangePoint*> at;
   for (const auto& c : steps.points) at[c.index] = &c;
 
@@ -158,14 +158,13 @@ nlohmann::json show_history(std::ostream& out, const HistoryQuery& query) {
   }
   if (steps.too_short) {
     out << "\nchange points: none can be placed: " << points.size() << " runs, and with --min-segment "
-        << q.fit.min_segment << " a change needs at least " << 2 * q.fit.min_segment
-        << " (a segment on each side of it)\n";
+        << fit.min_segment << " a change needs at least " << 2 * fit.min_segment << " (a segment on each side of it)\n";
   } else {
     char method[300];
     std::snprintf(method, sizeof method,
                   "penalised step fit on %s values: beta = %g · σ² · ln n, σ = %.3g (MAD of successive differences), "
                   "min segment %zu, min step %g%%",
-                  steps.log_scale ? "log" : "raw", q.fit.penalty, steps.sigma, q.fit.min_segment, q.min_step_pct);
+                  steps.log_scale ? "log" : "raw", fit.penalty, steps.sigma, fit.min_segment, q.steps.min_step_pct);
     out << "\nchange points (" << method << "): " << steps.points.size() << "\n";
   }
   json jsteps = json::array();
@@ -199,11 +198,11 @@ nlohmann::json show_history(std::ostream& out, const HistoryQuery& query) {
               {"method",
                {{"name", "penalised step fit (optimal partitioning)"},
                 {"log_scale", steps.log_scale},
-                {"penalty", q.fit.penalty},
+                {"penalty", fit.penalty},
                 {"sigma", steps.too_short ? json() : json(steps.sigma)},
                 {"beta", steps.beta},
-                {"min_segment", q.fit.min_segment},
-                {"min_step", q.fit.min_step}}}};
+                {"min_segment", fit.min_segment},
+                {"min_step", q.steps.min_step_pct / 100.0}}}};
 }
 
 }  // namespace perfgate::history

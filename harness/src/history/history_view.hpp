@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "stats/change_points.hpp"
+#include "history/history_series.hpp"
 
 namespace perfgate::history {
 
@@ -19,8 +19,7 @@ struct HistoryQuery {
   std::string db;  // empty: default_history_db()
   std::string scenario, metric, profile, variant = "after";
   bool median = false;  // the variant's median instead of its ratio to its baseline
-  stats::StepFitOptions fit;
-  double min_step_pct = 5;
+  StepSettings steps;
   // Only the runs of this host class (CPU model × cores; "" for rows recorded before history
   // schema 2): the series `history publish` draws. None: every run.
   std::optional<std::string> host_class;

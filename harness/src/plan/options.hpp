@@ -15,6 +15,7 @@
 #include "catalog/kinds.hpp"
 #include "common/defaults.hpp"
 #include "model/run_sections.hpp"
+#include "perfgate/enum_names.hpp"
 
 namespace perfgate::plan {
 
@@ -23,6 +24,7 @@ namespace perfgate::plan {
 // What the exit code says when a gated comparison cannot tell (--cannot-tell): 5 (fail, the
 // default), 0 with a warning (warn), or 0 (pass). The results record the state either way.
 enum class CannotTellExit { Fail, Warn, Pass };
+constexpr auto names(CannotTellExit) { return in_declaration_order<CannotTellExit>({"fail", "warn", "pass"}); }
 
 struct Outputs {
   std::string out_dir, json_path;

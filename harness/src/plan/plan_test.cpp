@@ -9,7 +9,9 @@
 #include <set>
 
 #include "common/errors.hpp"
+#include "common/usage_error_of.hpp"
 #include "plan/ab_plan.hpp"
+#include "plan/ab_request.hpp"
 #include "plan/nested_run.hpp"
 #include "plan/shard.hpp"
 
@@ -143,4 +145,32 @@ TEST(NestedRun, KeepsWhatItDoesNotSay) {
   EXPECT_EQ(as_asked.max_time_s, 60);
   EXPECT_EQ(as_asked.seed, 5u);
   EXPECT_EQ(as_asked.outputs.results_file(), "");
+}
+
+TEST(AbRequest, OneCommandRunsInBothRevisionsAndRefusalsNameTheFlags) {
+  AbRequest r;
+  r.rev_before = "HEAD~1";
+  r.source.build = "make";
+  HyperfineCommands c;
+  c.commands = {"./prog --n 3"};
+  const auto pairs = resolve_ab(r, c);
+  ASSERT_EQ(pairs.size(), 1u);
+  EXPECT_EQ(pairs[0].before_argv, (std::vector<std::string>{"./prog", "--n", "3"}));
+  EXPECT_EQ(pairs[0].after_argv, pairs[0].before_argv);
+  EXPECT_EQ(r.after_revision(), ".");
+
+  r.source.build.clear();
+  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(r, c); }).find("--build CMD"), std::string::npos);
+
+  AbRequest shells;
+  shells.shell = "bash";
+  shells.no_shell = true;
+  shells.before = "a", shells.after = "b";
+  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(shells, {}); }).find("-N and --shell"), std::string::npos);
+
+  AbRequest layouts;
+  layouts.source.layouts = 4;
+  HyperfineCommands three;
+  three.commands = {"a", "b", "c"};
+  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(layouts, three); }).find("not 2 pairs"), std::string::npos);
 }
