@@ -8,6 +8,7 @@
 #include "export/calibration_text.hpp"
 #include "export/exports.hpp"
 #include "layouts/layout_calibration.hpp"
+#include "plan/nested_run.hpp"
 #include "suite/progress.hpp"
 
 namespace perfgate::bisect {
@@ -56,7 +57,8 @@ int calibrate_layouts(const LayoutCalibration& c, const CommandOpening& opening)
   r.layouts = c.source.layouts;
   r.rounds = c.rounds;
   r.metric = c.metric;
-  r.options.outputs.cannot_tell = plan::CannotTellExit::Pass;  // an A/A's verdict is not the question
+  r.options =
+      plan::nested_options({}, {.cannot_tell = plan::CannotTellExit::Pass});  // an A/A's verdict is not the question
   r.dir = opening.out_dir() / "layouts-calibration";
   const auto spread = layouts::measure_layout_spread(r, progress.sink());
   progress.clear();

@@ -82,7 +82,12 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
                " would not fit the step budget of " + std::to_string(static_cast<int>(setup_.budget_s)) + " s";
       break;
     }
-    plan::RunOptions o = plan::nested_options(
+    // A scenario step runs the tested build's AFTER against the good build's (`run --against`).
+    const std::string against =
+        setup_.scenario.empty()
+            ? std::string()
+            : (setup_.catalog.empty() ? good_build_.tree : good_build_.tree / setup_.catalog).string();
+    const plan::RunOptions o = plan::nested_options(
         setup_.options,
         {.rounds = kBatches[k],
          .warmup = k == 0 ? 1 : 0,
@@ -92,7 +97,8 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
                              .string(),
          .debug_samples = setup_.script ? script_for(tested, k).string() : std::string(),
          .argv = setup_.argv,
-         .bisect_step = model::BisectStep{.good = good_.sha, .tested = tested.sha, .batch = k}});
+         .bisect_step = model::BisectStep{.good = good_.sha, .tested = tested.sha, .batch = k},
+         .against_dir = against});
     plan::RunPlan plan;
     if (setup_.scenario.empty()) {
       plan::AbPair pair;
@@ -105,7 +111,6 @@ StepResult StepRunner::time(const Commit& tested, const Built& build, double alp
     } else {
       const auto catalog =
           setup_.catalog.empty() ? plan::other_build_catalog(build.tree, "--scenario") : build.tree / setup_.catalog;
-      o.against_dir = (setup_.catalog.empty() ? good_build_.tree : good_build_.tree / setup_.catalog).string();
       plan = plan::plan_run(catalog::load_catalog(catalog), {setup_.scenario}, o, suite::benchmark_lister());
     }
     std::filesystem::create_directories(std::filesystem::path(o.outputs.json_path).parent_path());
@@ -173,13 +178,13 @@ StepResult StepRunner::time_over_layouts(const Commit& tested, double alpha) {
   req.layouts = setup_.layouts;
   req.rounds = setup_.layout_rounds;
   req.metric = setup_.metric;
-  req.options = setup_.options;
-  req.options.noise = setup_.band;
-  req.options.alpha = alpha;
-  req.options.policy = catalog::Policy::NoRegress;  // "not slower" is an answer
-  req.options.argv = setup_.argv;
-  req.options.outputs.cannot_tell = plan::CannotTellExit::Fail;
-  if (setup_.script) req.options.debug_samples = script_for(tested, 0).string();
+  req.options = plan::nested_options(setup_.options,
+                                     {.debug_samples = setup_.script ? script_for(tested, 0).string() : std::string(),
+                                      .policy = catalog::Policy::NoRegress,  // "not slower" is an answer
+                                      .noise = setup_.band,
+                                      .alpha = alpha,
+                                      .cannot_tell = plan::CannotTellExit::Fail,
+                                      .argv = setup_.argv});
   req.dir = trees_.cache() / "steps" / (good_.short_sha() + "-" + tested.short_sha() + "-layouts");
   const auto outcome = layouts::run_layouts(req, status_);
   for (const auto& run : outcome.runs) files_.push_back(run.results);

@@ -145,6 +145,23 @@ TEST(NestedRun, KeepsWhatItDoesNotSay) {
   EXPECT_EQ(as_asked.max_time_s, 60);
   EXPECT_EQ(as_asked.seed, 5u);
   EXPECT_EQ(as_asked.outputs.results_file(), "");
+  EXPECT_FALSE(as_asked.duet);
+  EXPECT_EQ(as_asked.outputs.cannot_tell, CannotTellExit::Fail);
+
+  // What a nested run decides for itself: bisect's layout step, calibrate's counted pairs.
+  const auto step = nested_options(asked, {.max_rounds = 8,
+                                           .noise = 0.05,
+                                           .alpha = 0.01,
+                                           .cannot_tell = CannotTellExit::Pass,
+                                           .duet = true,
+                                           .measures = std::vector<std::string>{"instructions"}});
+  EXPECT_EQ(step.max_rounds, 8);
+  EXPECT_EQ(step.max_time_s, 60);  // a bound, not a fixed number: the time budget stays
+  EXPECT_EQ(step.noise, 0.05);
+  EXPECT_EQ(step.alpha, 0.01);
+  EXPECT_EQ(step.outputs.cannot_tell, CannotTellExit::Pass);
+  EXPECT_TRUE(step.duet);
+  EXPECT_EQ(step.measures, std::vector<std::string>{"instructions"});
 }
 
 TEST(AbRequest, OneCommandRunsInBothRevisionsAndRefusalsNameTheFlags) {

@@ -44,18 +44,22 @@ CalibrationPair run_pair(const CalibrationOptions& o, const TempDir& dir, const 
     return std::vector<std::string>{o.program.string(), duet || counted ? "cpu" : mode, std::to_string(n),
                                     "--self-time", self.string()};
   };
-  plan::RunOptions ab =
-      plan::nested_options(o.ab, {.seed_offset = static_cast<std::uint64_t>(serial),
-                                  .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string(),
-                                  .argv = {"perfgate", "calibrate"}});
-  ab.duet = duet;
   // Instruction counts have no spread to wait out: the first look's rounds show it, and valgrind
-  // makes every further round cost ~50x.
-  if (counted) ab.max_rounds = ab.min_rounds.value_or(defaults::kMinRounds);
-  // ab's own default is a 50 s time-budgeted design per pair; calibrate wants many short pairs
-  // in its budget, so without an explicit bound each pair stops by 30 rounds (the fixed design).
-  if (!ab.max_rounds && !ab.max_time_s) ab.max_rounds = defaults::kMaxRounds;
-  if (counted) ab.measures = {"instructions"};
+  // makes every further round cost ~50x. ab's own default is a 50 s time-budgeted design per pair;
+  // calibrate wants many short pairs in its budget, so without an explicit bound each pair stops
+  // by 30 rounds (the fixed design).
+  std::optional<int> max_rounds;
+  if (counted)
+    max_rounds = o.ab.min_rounds.value_or(defaults::kMinRounds);
+  else if (!o.ab.max_rounds && !o.ab.max_time_s)
+    max_rounds = defaults::kMaxRounds;
+  const plan::RunOptions ab = plan::nested_options(
+      o.ab, {.max_rounds = max_rounds,
+             .seed_offset = static_cast<std::uint64_t>(serial),
+             .results_file = (dir.path() / ("pair-" + std::to_string(serial) + ".json")).string(),
+             .duet = duet,
+             .measures = counted ? std::optional(std::vector<std::string>{"instructions"}) : std::nullopt,
+             .argv = {"perfgate", "calibrate"}});
   const auto plan = plan::plan_ab("calibrate-" + mode, words(n_before), words(n_after), o.metric, ab);
   const auto start = std::chrono::steady_clock::now();
   // Calibrate prints one table at the end: what a pair would always show only explains its failure.
