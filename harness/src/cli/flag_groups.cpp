@@ -11,8 +11,10 @@ namespace {
 
 CLI::Option* shared(CLI::Option* o) { return o->group(kShared); }
 
-// A percentage on the command line, a fraction in the plan.
-CLI::Option* percent(CLI::App* cmd, const std::string& name, double& fraction, const std::string& help) {
+// A percentage on the command line, a fraction in the plan (a plain value, or a request's
+// optional one).
+template <typename Fraction>
+CLI::Option* percent(CLI::App* cmd, const std::string& name, Fraction& fraction, const std::string& help) {
   return shared(cmd->add_option_function<double>(
                        name, [&fraction](double pct) { fraction = pct / 100.0; }, help)
                     ->check(CLI::Range(0.0, 99.0)));
@@ -78,20 +80,29 @@ void policy(CLI::App* cmd, std::optional<catalog::Policy>& p) {
              ->check(CLI::IsMember(all_names<catalog::Policy>())));
 }
 
-void noise(CLI::App* cmd, double& fraction) {
+namespace {
+
+template <typename Fraction>
+void noise_into(CLI::App* cmd, Fraction& fraction) {
   percent(cmd, "--noise", fraction,
           "PCT: the noise band in percent: a change within it is never called a change (default " +
-              shown(defaults::kNoise * 100) +
-              "; bisect: a "
-              "commit is slower only beyond +PCT)");
+              shown(defaults::kNoise * 100) + "; bisect: a commit is slower only beyond +PCT)");
 }
 
-void alpha(CLI::App* cmd, double& alpha) {
+template <typename Level>
+void alpha_into(CLI::App* cmd, Level& alpha) {
   shared(cmd->add_option(
                 "--alpha", alpha,
                 "Family-wise error rate of the command's gated comparisons (default " + shown(defaults::kAlpha) + ")")
              ->check(CLI::Range(0.000001, 0.5)));
 }
+
+}  // namespace
+
+void noise(CLI::App* cmd, double& fraction) { noise_into(cmd, fraction); }
+void noise(CLI::App* cmd, std::optional<double>& fraction) { noise_into(cmd, fraction); }
+void alpha(CLI::App* cmd, double& alpha) { alpha_into(cmd, alpha); }
+void alpha(CLI::App* cmd, std::optional<double>& alpha) { alpha_into(cmd, alpha); }
 
 void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed) {
   shared(cmd->add_option("--seed", seed,

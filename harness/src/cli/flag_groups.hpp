@@ -24,10 +24,13 @@ inline constexpr const char* kShared = "Options shared by perfgate's commands";
 void rounds(CLI::App* cmd, plan::RunOptions& o);
 // --rounds N: exactly N measured rounds (lies, parity).
 void exact_rounds(CLI::App* cmd, int& rounds);
-void timeout(CLI::App* cmd, std::optional<double>& seconds);      // --timeout
-void policy(CLI::App* cmd, std::optional<catalog::Policy>& p);    // --policy
-void noise(CLI::App* cmd, double& fraction);                      // --noise PCT
-void alpha(CLI::App* cmd, double& alpha);                         // --alpha
+void timeout(CLI::App* cmd, std::optional<double>& seconds);    // --timeout
+void policy(CLI::App* cmd, std::optional<catalog::Policy>& p);  // --policy
+// --noise PCT and --alpha, into a command's own value or a request's (none: the defaults').
+void noise(CLI::App* cmd, double& fraction);
+void noise(CLI::App* cmd, std::optional<double>& fraction);
+void alpha(CLI::App* cmd, double& alpha);
+void alpha(CLI::App* cmd, std::optional<double>& alpha);
 void seed(CLI::App* cmd, std::optional<std::uint64_t>& seed);     // --seed
 void cpus(CLI::App* cmd, std::optional<std::vector<int>>& cpus);  // --cpus LIST
 // Builds from the user's repository (bisect; ab and calibrate with revisions or layouts):

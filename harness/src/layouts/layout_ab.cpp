@@ -61,8 +61,8 @@ LayoutOutcome run_layouts(const LayoutRequest& r, const suite::RunSink& sink) {
   check_request(r);
   LayoutOutcome out;
   out.metric = r.metric;
-  out.band = r.options.noise;
-  out.alpha = r.options.alpha;
+  out.band = r.options.noise.value_or(defaults::kNoise);
+  out.alpha = r.options.alpha.value_or(defaults::kAlpha);
   std::filesystem::create_directories(r.dir);
   std::vector<stats::LayoutPair> pairs;
   for (int k = 1; k <= r.layouts; ++k) {
@@ -109,9 +109,8 @@ LayoutOutcome run_layouts(const LayoutRequest& r, const suite::RunSink& sink) {
   sink.done();
   // ab's policy (no-regress unless --policy says otherwise) decides what "not changed" may be.
   const bool no_regress = r.options.policy.value_or(catalog::Policy::NoRegress) == catalog::Policy::NoRegress;
-  out.effect =
-      stats::layout_effect(pairs, r.options.noise, out.better,
-                           no_regress ? stats::SameMeans::NotWorse : stats::SameMeans::Equivalent, r.options.alpha);
+  out.effect = stats::layout_effect(pairs, out.band, out.better,
+                                    no_regress ? stats::SameMeans::NotWorse : stats::SameMeans::Equivalent, out.alpha);
   const auto v = out.effect->decided.verdict;
   out.exit_code = v == stats::Verdict::Worse        ? kExitPerformance
                   : v == stats::Verdict::CannotTell ? kExitCannotTell

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "catalog/kinds.hpp"
+#include "common/defaults.hpp"
 #include "model/run_sections.hpp"
 #include "perfgate/better.hpp"
 #include "perfgate/enum_names.hpp"
@@ -65,10 +66,10 @@ struct Comparison {
   // band was held against. A gated comparison's row shows this one. None in files from before.
   std::optional<stats::Interval> decision_ci;
   double decision_confidence = 0.95;
-  double decision_alpha = 0.05;  // the two-sided level that test ran at (1 - the level asked)
+  double decision_alpha = defaults::kAlpha;  // the two-sided level that test ran at (1 - the level asked)
   // The smallest slowdown this comparison would have flagged with 80% power (stats/power.hpp)
   // at alpha_corrected, noise band included; null when its rounds cannot decide at all.
-  double alpha_corrected = 0.05;
+  double alpha_corrected = defaults::kAlpha;
   std::optional<double> detectable_effect;
 };
 

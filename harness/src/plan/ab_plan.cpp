@@ -85,7 +85,7 @@ ScenarioPlan ab_scenario(const AbPair& pair, const std::string& metric, const Ru
 
 void apply_budgeted_rounds(ScenarioPlan& s, const RunOptions& o, int family) {
   if (o.max_rounds) return;
-  const int floor = min_decidable_rounds(stats::budgeted_spending(o.alpha, 0), 1, family);
+  const int floor = min_decidable_rounds(stats::budgeted_spending(o.alpha.value_or(defaults::kAlpha), 0), 1, family);
   s.min_rounds = o.min_rounds.value_or(std::max(stats::kBudgetedFirstLook, floor));
   s.looks = stats::growing_schedule(s.min_rounds, std::max(s.min_rounds, stats::kBudgetedLastLook));
   s.max_rounds = s.looks.back();

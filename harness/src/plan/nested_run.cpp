@@ -18,8 +18,8 @@ RunOptions nested_options(const RunOptions& asked, const NestedRun& n) {
   o.baseline = catalog::BaselineChoice{catalog::BaselineChoice::Kind::None};
   if (!n.debug_samples.empty()) o.debug_samples = n.debug_samples;
   if (n.policy) o.policy = n.policy;
-  if (n.noise) o.noise = *n.noise;
-  if (n.alpha) o.alpha = *n.alpha;
+  if (n.noise) o.noise = n.noise;
+  if (n.alpha) o.alpha = n.alpha;
   if (n.cannot_tell) o.outputs.cannot_tell = *n.cannot_tell;
   if (n.duet) o.duet = *n.duet;
   if (n.measures) o.measures = *n.measures;

@@ -44,8 +44,9 @@ struct RunOptions {
   std::optional<int> min_rounds, max_rounds, warmup;
   std::optional<double> max_time_s, timeout_s;
   std::optional<catalog::Policy> policy;
-  double noise = defaults::kNoise;  // the noise band, as a fraction (--noise takes a percentage)
-  double alpha = defaults::kAlpha;
+  // The noise band, as a fraction (--noise takes a percentage), and the family-wise error rate;
+  // none: the defaults table's, which finish_plan completes the plan with.
+  std::optional<double> noise, alpha;
   // --decide-all: take rounds until every gated comparison is decided, even after a gate has
   // failed (by default a scenario stops once one has: more rounds cannot turn it green).
   bool decide_all = false;

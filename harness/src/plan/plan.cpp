@@ -103,9 +103,9 @@ void parse_scenario_args(ScenarioPlan& s, ContractProgram& program, const RunOpt
   (void)s;
 }
 
-void check_statistics(const RunPlan& rp, const RunOptions& o) {
-  if (o.alpha <= 0 || o.alpha >= 1) throw UsageError("--alpha must be between 0 and 1");
-  if (o.noise < 0 || o.noise >= 1) throw UsageError("--noise must be a percentage between 0 and 100");
+void check_statistics(const RunPlan& rp) {
+  if (rp.alpha <= 0 || rp.alpha >= 1) throw UsageError("--alpha must be between 0 and 1");
+  if (rp.noise < 0 || rp.noise >= 1) throw UsageError("--noise must be a percentage between 0 and 100");
   // An `improve` scenario passes only when its rank test rejects; with fewer rounds than the test
   // can ever reject at (inside the run's family, at the per-look level) it is a certain failure,
   // so it is refused before anything runs. A no-regress one still runs: its results say it could
@@ -154,8 +154,8 @@ int min_decidable_rounds(double alpha, int looks, int family) {
 }
 
 void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> seed) {
-  rp.alpha = o.alpha;
-  rp.noise = o.noise;
+  rp.alpha = o.alpha.value_or(defaults::kAlpha);
+  rp.noise = o.noise.value_or(defaults::kNoise);
   rp.decide_all = o.decide_all;
   rp.parity_measures = o.parity_measures;
   rp.seed = seed ? *seed : o.seed ? *o.seed : std::random_device{}();
@@ -168,7 +168,7 @@ void finish_plan(RunPlan& rp, const RunOptions& o, std::optional<std::uint64_t> 
   rp.alpha_per_look = stats::alpha_per_look(rp.alpha, rp.looks_per_scenario);
   rp.gated_total = 0;
   for (const auto& s : rp.scenarios) rp.gated_total += static_cast<int>(s.gated_metrics.size());
-  check_statistics(rp, o);
+  check_statistics(rp);
   rp.outputs = o.outputs;
   rp.baseline = baseline_of(rp, o);
   if (!o.debug_samples.empty()) rp.debug_samples = o.debug_samples;

@@ -1,5 +1,6 @@
 #include "store/results_codec.hpp"
 
+#include "common/defaults.hpp"
 #include "store/baseline_file.hpp"
 #include "store/codec_fields.hpp"
 #include "store/results_file.hpp"
@@ -146,7 +147,7 @@ model::Comparison comparison_from_json(const json& j) {
     c.rounds_to_decide = j["rounds_to_decide"].get<int>();
   c.r.ci_confidence = j.value("ci_confidence", c.confidence);
   c.r.zero_spread = j.value("zero_spread", false);
-  c.alpha_corrected = j.value("alpha_corrected", 0.05);
+  c.alpha_corrected = j.value("alpha_corrected", defaults::kAlpha);
   // Files before decision intervals have the 95% interval alone.
   if (j.contains("decision_ci")) {
     const auto d = interval_of(j, "decision_ci");

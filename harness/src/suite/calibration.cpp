@@ -149,7 +149,8 @@ json run_calibration(const CalibrationOptions& options) {
   }
   auto probe = plan::plan_ab("probe", {o.program.string()}, {o.program.string()}, o.metric, o.ab);
   json workloads = json::array();
-  for (const auto& w : o.workloads) workloads.push_back(summarize_workload(pairs[w], probe.alpha_per_look, o.ab.noise));
+  for (const auto& w : o.workloads)
+    workloads.push_back(summarize_workload(pairs[w], probe.alpha_per_look, probe.noise));
   json defaults = probe.options_json();
   defaults["metric"] = o.metric;
   return {{"kind", "perfgate-calibration"},
