@@ -49,6 +49,8 @@ def test_two_batches_started_together_run_one_after_the_other(perfgate_bin, preb
     assert "pid " in second["run"]["batch"]["lock"]["waited_for"]
     waited_err = [err for (out, err) in outs if "waiting for the lock" in err]
     assert len(waited_err) == 1 and "held by pid" in waited_err[0]
+    for out, err in outs:
+        assert "perfgate: batch: 1-minute load average" in err, err  # the log says it too
     for d in docs:
         # The plan's order, one results file, load before and after in the results (and so the report).
         assert [s["name"] for s in d["scenarios"]] == ["two", "one"]

@@ -2,26 +2,17 @@
 // baseline.json, check a results file against them, list them (suite/baseline_command.hpp).
 // docs/baseline.md.
 #include <iostream>
-#include <regex>
 
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "common/errors.hpp"
+#include "history/history_db.hpp"
 #include "suite/baseline_command.hpp"
 
 namespace perfgate::cli {
 namespace {
 
-// Run times are stored as 2026-03-01T12:00:00Z and compared as text, so any shorter prefix of that
-// form is a bound; a trailing Z on a shorter one would sort after the times it should take.
-const CLI::Validator kIsoDate(
-    [](std::string& s) {
-      static const std::regex form(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)");
-      if (!std::regex_match(s, form)) return std::string("must be a UTC date or time (2026-03-01, 2026-03-01T12:00)");
-      if (s.back() == 'Z') s.pop_back();
-      return std::string();
-    },
-    "ISO-DATE");
+const CLI::Validator kIsoDate([](std::string& s) { return history::check_time_bound(s); }, "ISO-DATE");
 
 void add_stamp_command(CLI::App& cmd, std::shared_ptr<std::string> file, std::shared_ptr<bool> dry) {
   auto catalog_dir = std::make_shared<std::string>();

@@ -2,8 +2,6 @@
 // machine's lock (waits, says who holds it, times out), compiles nothing (every program must
 // already be in the prebuilt tree), runs the plan's scenarios and profiles in order, and writes
 // one results file with the load average around the whole batch. docs/batch.md.
-#include <iostream>
-
 #include "cli/commands.hpp"
 #include "cli/flag_groups.hpp"
 #include "plan/batch_file.hpp"
@@ -27,12 +25,7 @@ void add_batch_command(CLI::App& app, const std::vector<std::string>& argv) {
   cmd->callback([=] {
     o->argv = argv;
     // Everything that can be wrong with the input is found before the lock is taken.
-    const auto shown = suite::run_and_show(plan::plan_batch(plan::load_batch_file(*plan_file), *prebuilt, *o));
-    const auto& host = shown.document.host;
-    if (!host.load_before.empty() && !host.load_after.empty())
-      std::cerr << "perfgate: batch: 1-minute load average " << host.load_before[0] << " before, " << host.load_after[0]
-                << " after (host.load_before / host.load_after in the results)\n";
-    set_exit_code(shown.exit_code);
+    set_exit_code(suite::run_and_show(plan::plan_batch(plan::load_batch_file(*plan_file), *prebuilt, *o)).exit_code);
   });
 }
 

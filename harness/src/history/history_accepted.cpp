@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
 #include <variant>
 
 #include "common/time_stamp.hpp"
@@ -133,6 +134,13 @@ AcceptedRuns select_accepted(const std::vector<Row>& rows, const AcceptedQuery& 
 AcceptedRuns accepted_runs(Sql& sql, const AcceptedQuery& q) {
   auto [statement, params] = accepted_sql(q);
   return select_accepted(sql.query(statement, params), q);
+}
+
+std::string check_time_bound(std::string& bound) {
+  static const std::regex form(R"(\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2})?Z?)?)");
+  if (!std::regex_match(bound, form)) return "must be a UTC date or time (2026-03-01, 2026-03-01T12:00)";
+  if (bound.back() == 'Z') bound.pop_back();
+  return "";
 }
 
 }  // namespace perfgate::history

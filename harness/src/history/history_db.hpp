@@ -55,6 +55,11 @@ struct SeriesQuery {
 // Which recorded runs are accepted into a baseline: clean (not dirty), every gate passed (exit 0),
 // not an --against run, of `branch`, started at or after `since`, the newest `newest` per
 // scenario/profile/metric and host class.
+// Run times are stored as 2026-03-01T12:00:00Z and compared as text, so any shorter prefix of that
+// form is a bound (a trailing Z is dropped: on a shorter one it would sort after the times it
+// should take). Returns why `bound` is not one, "" when it is.
+std::string check_time_bound(std::string& bound);
+
 struct AcceptedQuery {
   std::string branch;  // empty: any branch
   std::string since;   // an ISO 8601 UTC prefix (2026-03-01, 2026-03-01T12:00); empty: any time

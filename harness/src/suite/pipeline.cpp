@@ -47,6 +47,10 @@ Shown run_and_show(const plan::RunPlan& rp) {
   for (const auto& f : out.failures) std::cerr << "perfgate: " << f << "\n";
   if (out.interrupted) std::cerr << "perfgate: interrupted; the completed rounds are in the results\n";
   if (!out.results_path.empty()) std::cerr << "perfgate: results in " << out.results_path.string() << "\n";
+  const auto& host = out.document.host;
+  if (rp.record.batch && !host.load_before.empty() && !host.load_after.empty())
+    std::cerr << "perfgate: batch: 1-minute load average " << host.load_before[0] << " before, " << host.load_after[0]
+              << " after (host.load_before / host.load_after in the results)\n";
   return {out.exit_code, out.document};
 }
 
