@@ -123,3 +123,16 @@ def test_cannot_tell_takes_its_words_only(perfgate, value, tmp_path):
     assert r.returncode == 2 and "not in {fail,warn,pass}" in r.stderr, r.stderr
     env = perfgate("ab", "true", "true", cwd=tmp_path, env={"PERFGATE_CANNOT_TELL": value})
     assert env.returncode == 2, env.stderr
+
+
+@pytest.mark.parametrize("word", ["PASS", "Warn"])
+def test_cannot_tell_takes_its_words_in_any_case(perfgate, word, tmp_path):
+    """Two rounds cannot tell; the word decides the exit whatever its case, as a flag and from the
+    environment (a check alone would hand the callback the word as typed)."""
+    pair = ("ab", "--runs", "2", "true", "true", "-q")
+    fail = {"PERFGATE_CANNOT_TELL": "fail"}
+    assert perfgate(*pair, cwd=tmp_path, env=fail).returncode == 5
+    flag = perfgate(*pair, "--cannot-tell", word, cwd=tmp_path, env=fail)
+    assert flag.returncode == 0, flag.stderr
+    env = perfgate(*pair, cwd=tmp_path, env={"PERFGATE_CANNOT_TELL": word})
+    assert env.returncode == 0, env.stderr

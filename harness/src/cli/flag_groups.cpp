@@ -164,7 +164,8 @@ void run_outputs(CLI::App* cmd, plan::RunOptions& o) {
                 "interval left the band's edge): exit 5 (fail, default), exit 0 with a warning, or exit 0; "
                 "PERFGATE_CANNOT_TELL sets it for a whole CI job")
              ->envname("PERFGATE_CANNOT_TELL")
-             ->check(CLI::IsMember(all_names<plan::CannotTellExit>(), CLI::ignore_case)));
+             // A transform, not a check: a check validates a copy and hands the callback "PASS" as typed.
+             ->transform(CLI::IsMember(all_names<plan::CannotTellExit>(), CLI::ignore_case)));
 }
 
 const char* const kBaselineHelp =
