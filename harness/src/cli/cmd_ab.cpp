@@ -68,13 +68,13 @@ void add_ab_command(CLI::App& app, const std::vector<std::string>& argv) {
   flags::debug_samples(cmd, o->debug_samples);
   o->argv = argv;
   cmd->callback([=] {
-    auto pairs = plan::resolve_ab(*f, *hf);
+    const auto shell = plan::Shell::from_flag(f->shell);
+    auto pairs = plan::resolve_ab(*f, shell, *hf);
     if (f->revisions())
       bisect::use_revisions(f->source, f->rev_before, f->after_revision(), pairs.front());
     else
       for (const auto& p : pairs)
-        run::refuse_gbench_binaries(p.before_argv, p.after_argv, !plan::Shell::from_flag(f->shell).none(),
-                                    plan::ab_workdir(*o));
+        run::refuse_gbench_binaries(p.before_argv, p.after_argv, !shell.none(), plan::ab_workdir(*o));
     if (f->source.layouts > 0)
       set_exit_code(layouts::run_over_layouts(pairs.front(), f->source.layouts, f->layout_rounds, f->metric, *o, argv));
     else

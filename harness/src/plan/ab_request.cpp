@@ -1,12 +1,10 @@
 #include "plan/ab_request.hpp"
 
 #include "common/errors.hpp"
-#include "plan/shell.hpp"
 
 namespace perfgate::plan {
 
-std::vector<AbPair> resolve_ab(const AbRequest& r, HyperfineCommands commands) {
-  const auto shell = Shell::from_flag(r.shell);
+std::vector<AbPair> resolve_ab(const AbRequest& r, const Shell& shell, HyperfineCommands commands) {
   if (r.no_shell && !shell.none()) throw UsageError("-N and --shell: choose one");
   std::string before = r.before, after = r.after;
   if (r.revisions()) {

@@ -8,6 +8,7 @@
 
 #include "plan/build_source.hpp"
 #include "plan/hyperfine_pairs.hpp"
+#include "plan/shell.hpp"
 
 namespace perfgate::plan {
 
@@ -25,8 +26,9 @@ struct AbRequest {
   std::string after_revision() const { return rev_after.empty() ? "." : rev_after; }
 };
 
-// The pairs `request` and `commands` ask for: one with --rev-before (one command given alone
-// runs in both revisions) or --layouts, the family otherwise. Throws UsageError.
-std::vector<AbPair> resolve_ab(const AbRequest& request, HyperfineCommands commands);
+// The pairs `request` and `commands` ask for, each command through `shell` (request.shell,
+// resolved once by the caller): one with --rev-before (one command given alone runs in both
+// revisions) or --layouts, the family otherwise. Throws UsageError.
+std::vector<AbPair> resolve_ab(const AbRequest& request, const Shell& shell, HyperfineCommands commands);
 
 }  // namespace perfgate::plan

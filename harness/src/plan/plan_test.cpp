@@ -170,24 +170,30 @@ TEST(AbRequest, OneCommandRunsInBothRevisionsAndRefusalsNameTheFlags) {
   r.source.build = "make";
   HyperfineCommands c;
   c.commands = {"./prog --n 3"};
-  const auto pairs = resolve_ab(r, c);
+  const auto pairs = resolve_ab(r, Shell::from_flag(r.shell), c);
   ASSERT_EQ(pairs.size(), 1u);
   EXPECT_EQ(pairs[0].before_argv, (std::vector<std::string>{"./prog", "--n", "3"}));
   EXPECT_EQ(pairs[0].after_argv, pairs[0].before_argv);
   EXPECT_EQ(r.after_revision(), ".");
 
   r.source.build.clear();
-  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(r, c); }).find("--build CMD"), std::string::npos);
+  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(r, Shell::from_flag(r.shell), c); }).find("--build CMD"),
+            std::string::npos);
 
   AbRequest shells;
   shells.shell = "bash";
   shells.no_shell = true;
   shells.before = "a", shells.after = "b";
-  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(shells, {}); }).find("-N and --shell"), std::string::npos);
+  EXPECT_NE(
+      perfgate::usage_error_of([&] { resolve_ab(shells, Shell::from_flag(shells.shell), {}); }).find("-N and --shell"),
+      std::string::npos);
 
   AbRequest layouts;
   layouts.source.layouts = 4;
   HyperfineCommands three;
   three.commands = {"a", "b", "c"};
-  EXPECT_NE(perfgate::usage_error_of([&] { resolve_ab(layouts, three); }).find("not 2 pairs"), std::string::npos);
+  EXPECT_NE(perfgate::usage_error_of([&] {
+              resolve_ab(layouts, Shell::from_flag(layouts.shell), three);
+            }).find("not 2 pairs"),
+            std::string::npos);
 }
